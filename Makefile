@@ -1,0 +1,54 @@
+# Matchslip: `make run` serves the app with a demo event; `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/matchslip
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test lint bench chromium clean
+
+install: $(STAMP)
+
+# Re-installs only when pyproject.toml changed (idempotent and quick otherwise).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/python manage.py demo_event --if-missing
+	@if [ -n "$$REDIS_URL" ]; then \
+	  echo "REDIS_URL is set: starting a Celery worker"; \
+	  $(BIN)/celery -A config worker --loglevel=warning --concurrency=2 & \
+	  trap 'kill $$!' EXIT INT TERM; \
+	  $(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT); \
+	else \
+	  $(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT); \
+	fi
+
+# Debian's Chromium for the browser tests (never a downloaded browser).
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; }
+
+test: install chromium
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
+	  $(BIN)/pytest -n 2 --dist loadgroup
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy pairings/engine standings/engine
+
+bench: install
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

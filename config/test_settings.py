@@ -1,0 +1,27 @@
+"""Test settings: real PostgreSQL and Redis (defaults: the local servers, trust auth)."""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/matchslip")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+
+from .settings import *  # noqa: E402,F403
+from .settings import REDIS_URL  # noqa: E402
+
+# Tasks run in-process during tests so a test sees their effect at commit time; the broker
+# is never contacted. The cache stays on the real Redis server.
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_BROKER_URL = "memory://"
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"test-{os.getpid()}",
+    }
+}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_AUTOREFRESH = True

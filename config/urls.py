@@ -1,0 +1,13 @@
+"""URLs: public pages under /e/<event>/, staff pages under /e/<event>/staff/."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("tournaments.urls_staff")),
+    path("", include("tournaments.urls_public")),
+]

@@ -1,0 +1,111 @@
+"""Pairing groups ("pods") of an event and what each needs next.
+
+A Swiss pod is the set of divisions paired together (R-5); each division with a top cut
+gets its own bracket pod, named ``<division>-top-cut``, whose rounds continue the
+numbering of its Swiss pod.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from tournaments.models import Division, DivisionCode, Event, MatchSeat, Phase, Round, RoundStatus
+
+CUT_SUFFIX = "-top-cut"
+
+
+class StepKind(StrEnum):
+    SWISS = "swiss"
+    TOP_CUT = "top-cut"
+    ELIMINATION = "elimination"
+    WAIT = "wait"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The next thing a pod needs: kind, the round number to create, a sentence for staff."""
+
+    kind: StepKind
+    number: int
+    message: str
+    last: Round | None
+    divisions: list[Division] = field(default_factory=list)
+
+    @property
+    def can_pair(self) -> bool:
+        ready = self.last is None or self.last.status == RoundStatus.COMPLETE
+        return ready and self.kind in (StepKind.SWISS, StepKind.TOP_CUT, StepKind.ELIMINATION)
+
+
+def cut_pod(division: Division) -> str:
+    return f"{division.code}{CUT_SUFFIX}"
+
+
+def pod_label(pod: str) -> str:
+    """``junior+senior`` → "Junior + Senior"; ``masters-top-cut`` → "Masters top cut"."""
+    if pod.endswith(CUT_SUFFIX):
+        return f"{pod_label(pod.removesuffix(CUT_SUFFIX))} top cut"
+    names = dict(DivisionCode.choices)
+    return " + ".join(names.get(part, part.title()) for part in pod.split("+"))
+
+
+def event_pods(event: Event) -> list[str]:
+    """Swiss pods in division order, then the bracket pods that have rounds."""
+    swiss = list(dict.fromkeys(d.pod for d in event.divisions.order_by("code")))
+    cuts = sorted(set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True)))
+    return swiss + cuts
+
+
+def _division_of_cut_pod(event: Event, pod: str) -> Division:
+    return event.divisions.get(code=pod.removesuffix(CUT_SUFFIX))
+
+
+def cut_seeds(event: Event, pod: str) -> dict[int, int]:
+    """``{registration id: seed}`` of a bracket pod, from its first round's bracket order."""
+    first = event.rounds.filter(pod=pod).order_by("number").first()
+    if first is None:
+        return {}
+    from .engine.elimination import bracket_order
+
+    seats = list(
+        MatchSeat.objects.filter(round=first)
+        .order_by("match__table", "seat")
+        .values_list("registration_id", flat=True)
+    )
+    order = bracket_order(len(seats))
+    return {reg: seed for reg, seed in zip(seats, order, strict=True)}
+
+
+def _wait_message(last: Round) -> str:
+    if last.status == RoundStatus.PAIRED:
+        return f"Round {last.number} is paired: review and publish it."
+    if last.status == RoundStatus.PUBLISHED:
+        return f"Round {last.number} is published: start it when players are seated."
+    return f"Round {last.number} is running: enter its results."
+
+
+def next_step(event: Event, pod: str) -> Step:
+    """What ``pod`` needs next (pure read). Swiss pods: Swiss rounds up to the announced
+    count, then the top cut of each division that has one; bracket pods: the next
+    elimination round until one match is left."""
+    rounds = list(event.rounds.filter(pod=pod).order_by("number"))
+    last = rounds[-1] if rounds else None
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        return Step(StepKind.WAIT, last.number, _wait_message(last), last)
+    number = (last.number if last else 0) + 1
+    if pod.endswith(CUT_SUFFIX):
+        if last is not None and last.matches.filter(table__isnull=False).count() > 1:
+            return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
+        return Step(StepKind.DONE, number, f"{pod_label(pod)} is finished.", last)
+    divisions = list(event.divisions.filter(pod=pod).order_by("code"))
+    swiss_total = max((d.rounds for d in divisions), default=0)
+    if len(rounds) < swiss_total:
+        return Step(StepKind.SWISS, number, f"Pair Swiss round {number} of {swiss_total}.", last)
+    cut_pods = set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
+    waiting = [d for d in divisions if d.cut and cut_pod(d) not in cut_pods]
+    if waiting:
+        names = ", ".join(f"top {d.cut} {d.get_code_display()}" for d in waiting)
+        return Step(StepKind.TOP_CUT, number, f"Swiss is over: cut to {names}.", last, waiting)
+    return Step(StepKind.DONE, number, "Swiss is over; no more rounds to pair.", last)

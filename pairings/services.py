@@ -1,0 +1,232 @@
+"""Pairing services: create rounds from the engines' answers (P-SW, P-TC, R-6).
+
+Every function that changes state is atomic, audited and takes ``by=`` the acting user.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing, RoundStateError
+from tournaments.models import (
+    BackgroundRun,
+    BackgroundRunStatus,
+    Division,
+    Event,
+    Outcome,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+)
+from tournaments.services import round_create
+from tournaments.services.rounds import Table
+
+from . import pods
+from .adapters import swiss_players_for_pod
+from .engine import elimination, swiss
+from .engine.types import Pairing
+
+logger = logging.getLogger(__name__)
+
+
+def _check_previous_complete(last: Round | None) -> None:
+    """R-6 and P-POST-1: the previous round must be complete before pairing the next."""
+    if last is None or last.status == RoundStatus.COMPLETE:
+        return
+    if last.status == RoundStatus.STARTED:
+        missing = last.matches.filter(outcome=Outcome.PENDING).count()
+        raise ResultsMissing(
+            f"Round {last.number} still has {missing} result(s) missing. Enter them (or record "
+            "an abandoned match as a double loss) before pairing the next round (R-6)."
+        )
+    raise RoundStateError(
+        f"Round {last.number} is {last.get_status_display().lower()}: "
+        "publish and start it, and enter its results, before pairing the next round."
+    )
+
+
+def _to_tables(pairings: Sequence[Pairing], regs: dict[str, Registration]) -> list[Table]:
+    return [(p.table, [regs[i] for i in p.players], p.why) for p in pairings]
+
+
+def _flags(pairings: Sequence[Pairing]) -> dict[int, tuple[bool, bool]]:
+    return {i: (p.pair_down, p.rematch) for i, p in enumerate(pairings)}
+
+
+def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Round:
+    players = swiss_players_for_pod(event, pod)
+    if len(players) < 2:
+        raise PairingImpossible(f"{pods.pod_label(pod)} needs at least two active players.")
+    result = swiss.pair_swiss(players, rng=random.Random(seed))
+    regs = {str(r.pk): r for r in Registration.objects.filter(event=event, division__pod=pod)}
+    return round_create(
+        event=event,
+        pod=pod,
+        number=number,
+        phase=Phase.SWISS,
+        tables=_to_tables(result.pairings, regs),
+        by=by,
+        seed=seed,
+        flags=_flags(result.pairings),
+    )
+
+
+def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Round:
+    """P-TC-1: the top ``cut`` active players of the division by Swiss standing, seeded
+    into the standard bracket. Dropped or disqualified players are passed over."""
+    from standings.services import division_swiss_order
+
+    cut = division.cut
+    order = [
+        r for r in division_swiss_order(event, division) if not r.dropped and not r.disqualified
+    ]
+    if len(order) < cut:
+        raise PairingImpossible(
+            f"A top {cut} needs {cut} active players in {division.get_code_display()}; "
+            f"there are {len(order)}."
+        )
+    seeds = order[:cut]
+    regs = {str(r.pk): r for r in seeds}
+    pairings = elimination.top_cut_pairings([str(r.pk) for r in seeds])
+    return round_create(
+        event=event,
+        pod=pods.cut_pod(division),
+        number=number,
+        phase=Phase.TOP_CUT,
+        tables=_to_tables(pairings, regs),
+        by=by,
+    )
+
+
+def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
+    """The next single-elimination round: winners of consecutive tables meet (P-SE-1)."""
+    matches = list(
+        last.matches.filter(table__isnull=False).order_by("table").select_related("winner")
+    )
+    if len(matches) < 2:
+        raise PairingImpossible(f"{pods.pod_label(pod)} is finished.")
+    winners = [m.winner for m in matches]
+    if any(w is None for w in winners):
+        raise ResultsMissing("Every single-elimination match needs a winner (M-SE-2, P-SE).")
+    seed_of = pods.cut_seeds(event, pod)
+    pairings = elimination.next_elimination_round(
+        [str(w.pk) for w in winners if w is not None],
+        seed_of={str(k): v for k, v in seed_of.items()},
+    )
+    regs = {str(w.pk): w for w in winners if w is not None}
+    return round_create(
+        event=event,
+        pod=pod,
+        number=last.number + 1,
+        phase=last.phase,
+        tables=_to_tables(pairings, regs),
+        by=by,
+    )
+
+
+@transaction.atomic
+def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
+    """Pair the next round of ``pod`` and return the new round(s), still unpublished.
+
+    Swiss while Swiss rounds remain (P-SW-1…8, the seed stored, I-1); then the top cut of
+    every division of the pod that has one (P-TC-1); in a top-cut pod, the next
+    elimination round. Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
+    """
+    Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
+    step = pods.next_step(event, pod)
+    _check_previous_complete(step.last)
+    if step.kind == pods.StepKind.SWISS:
+        seed = secrets.randbits(48) if seed is None else seed
+        return [_pair_swiss(event, pod, step.number, seed, by)]
+    if step.kind == pods.StepKind.TOP_CUT:
+        return [_pair_top_cut(event, d, step.number, by) for d in step.divisions]
+    if step.kind == pods.StepKind.ELIMINATION and step.last is not None:
+        return [_pair_elimination(event, pod, step.last, by)]
+    raise PairingImpossible(step.message)
+
+
+def pairing_request(*, event: Event, pod: str, by: Any) -> BackgroundRun:
+    """Queue the pairing of the next round of ``pod`` in a Celery task; the returned row
+    records progress and failure (the staff page polls it)."""
+    with transaction.atomic():
+        run = BackgroundRun.objects.create(
+            event=event,
+            kind=BackgroundRun.Kind.PAIRING,
+            pod=pod,
+            requested_by=by if getattr(by, "is_authenticated", False) else None,
+        )
+        transaction.on_commit(
+            lambda: current_app.signature("pairings.tasks.pair_round", args=(run.pk,)).delay()
+        )
+    run.refresh_from_db()
+    return run
+
+
+def pairing_run_execute(run_id: int) -> None:
+    """Body of the pairing task: pair once per run row (idempotent), record the outcome."""
+    with transaction.atomic():
+        run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
+        if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
+            return
+        run.status = BackgroundRunStatus.RUNNING
+        run.save(update_fields=["status"])
+    try:
+        with transaction.atomic():
+            rounds = round_pair(event=run.event, pod=run.pod, by=run.requested_by)
+            run.status, run.seed = BackgroundRunStatus.DONE, rounds[0].seed
+            run.finished_at = timezone.now()
+            run.save(update_fields=["status", "seed", "finished_at"])
+    except MatchslipError as e:
+        _fail(run, str(e))
+    except Exception:
+        logger.exception("pairing run %s failed", run_id)
+        _fail(run, "Pairing failed because of an unexpected error; it has been logged.")
+        raise
+
+
+def _fail(run: BackgroundRun, message: str) -> None:
+    run.status, run.error, run.finished_at = BackgroundRunStatus.FAILED, message, timezone.now()
+    run.save(update_fields=["status", "error", "finished_at"])
+
+
+@dataclass(frozen=True)
+class PodState:
+    """What the staff dashboard shows for one pairing group."""
+
+    pod: str
+    label: str
+    current: Round | None
+    results_missing: int
+    next_action: str
+    can_pair: bool
+
+
+def pod_states(event: Event) -> list[PodState]:
+    """One PodState per pairing group of the event: Swiss pods, then top-cut brackets."""
+    states = []
+    for pod in pods.event_pods(event):
+        step = pods.next_step(event, pod)
+        missing = 0
+        if step.last is not None and step.last.status == RoundStatus.STARTED:
+            missing = step.last.matches.filter(outcome=Outcome.PENDING).count()
+        states.append(
+            PodState(
+                pod=pod,
+                label=pods.pod_label(pod),
+                current=step.last,
+                results_missing=missing,
+                next_action=step.message,
+                can_pair=step.can_pair,
+            )
+        )
+    return states

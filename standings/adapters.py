@@ -1,0 +1,59 @@
+"""Build the standings engine's inputs from the database."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration, RoundStatus
+
+from .engine.types import Entrant, MatchRecord
+from .engine.types import Outcome as EngineOutcome
+
+_OUTCOMES = {
+    Outcome.WIN: EngineOutcome.WIN,
+    Outcome.DRAW: EngineOutcome.DRAW,
+    Outcome.DOUBLE_LOSS: EngineOutcome.DOUBLE_LOSS,
+    Outcome.BYE: EngineOutcome.BYE,
+    Outcome.LOSS: EngineOutcome.LATE_LOSS,
+    Outcome.PENDING: EngineOutcome.PENDING,
+}
+
+
+def entrants(regs: list[Registration]) -> list[Entrant]:
+    """Registrations as engine Entrants (ids are registration pks as strings)."""
+    return [
+        Entrant(
+            id=str(r.pk),
+            late=r.late,
+            dropped_after_round=r.dropped_after_round,
+            disqualified=r.disqualified,
+        )
+        for r in regs
+    ]
+
+
+def match_records(
+    event: Event, pod: str, phases: tuple[str, ...] = (Phase.SWISS,), public_only: bool = False
+) -> list[MatchRecord]:
+    """Every match of ``pod`` in ``phases`` as MatchRecords, in round and table order.
+
+    public_only: leave out rounds that are not published yet (nothing unpublished is shown).
+    """
+    seats = MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
+    if public_only:
+        seats = seats.exclude(round__status=RoundStatus.PAIRED)
+    rows = seats.order_by("round__number", "match_id", "seat").values_list(
+        "match_id", "round__number", "registration_id", "match__outcome", "match__winner_id"
+    )
+    grouped: dict[int, list[tuple[int, int, str, int | None]]] = defaultdict(list)
+    for match_id, number, reg_id, outcome, winner_id in rows:
+        grouped[match_id].append((number, reg_id, outcome, winner_id))
+    return [
+        MatchRecord(
+            round=seats_[0][0],
+            players=tuple(str(s[1]) for s in seats_),
+            outcome=_OUTCOMES[Outcome(seats_[0][2])],
+            winner=str(seats_[0][3]) if seats_[0][3] is not None else None,
+        )
+        for seats_ in grouped.values()
+    ]

@@ -1,0 +1,1 @@
+"""Pure tiebreaker and standings engines (no Django): exact ``Fraction`` arithmetic."""

@@ -1,0 +1,156 @@
+"""Pokémon Swiss standings: match points, then the P-TB tiebreakers in order.
+
+Order of comparison (P-TB, I-5, I-6):
+
+1. match points, 3 / 1 / 0 (a bye is a win: 3 points; double and late-entry losses 0);
+2. tardiness: late entrants below on-time players with the same points (P-TB-1, I-5);
+3. OWP, then OOWP (P-TB-2, P-TB-3, R-1, R-2; see :mod:`.tiebreakers`);
+4. head to head, only when exactly two players are still tied and met (P-TB-4);
+5. standing of the last opponent, that standing being the one given by steps 1–4; the
+   player whose last opponent stands higher ranks higher; no opponent counts as last
+   (P-TB-6);
+6. a random order drawn from ``random.Random(seed)`` (I-6).
+
+Dropped players stay in the standings (P-TB-7); disqualified entrants are listed last
+with ``place=None`` but their results still count for everyone's tiebreakers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ._history import History, build_history
+from .tiebreakers import Scaled, scaled_tiebreakers
+from .types import Entrant, MatchRecord, StandingRow
+
+Key = tuple[int, bool, int, int]
+
+
+def pokemon_standings(
+    entrants: Sequence[Entrant],
+    matches: Sequence[MatchRecord],
+    *,
+    rounds: int,
+    seed: int = 0,
+) -> tuple[StandingRow, ...]:
+    """The Swiss standings after round ``rounds``, best first.
+
+    entrants: every player of the pod (R-5: a combined Junior+Senior pod is one call;
+        filter the result by division for the per-division places). ``late`` marks
+        tardiness (P-TB-1); ``dropped_after_round`` freezes tiebreakers (R-2).
+    matches: results of any rounds; only ``1 <= round <= rounds`` count, PENDING ignored.
+    rounds: the Swiss rounds considered (standings after round N).
+    seed: seed of the random order of players tied after every tiebreaker (I-6).
+
+    Returns one :class:`StandingRow` per entrant: places 1..n (``None`` for disqualified
+    entrants, listed last), record W-L-T with byes counted as wins, match points, and
+    win %, OWP, OOWP as exact Fractions 0..1. ``dropped`` is True when the drop happened
+    after a round <= ``rounds``. Raises :class:`~standings.engine.errors.StandingsError`
+    on unknown players or inconsistent records. Implements P-TB-1…P-TB-7, R-1, R-2, R-6,
+    I-5, I-6.
+    """
+    h = build_history(entrants, matches, rounds)
+    scaled = scaled_tiebreakers(h)
+    order = rank_indices(h, scaled, seed)
+    dq = [e.disqualified for e in entrants]
+    placed = [i for i in order if not dq[i]] + [i for i in order if dq[i]]
+    return _rows(h, scaled, placed, dq)
+
+
+def rank_indices(h: History, scaled: Scaled, seed: int) -> list[int]:
+    """Player indices of ``h`` in standings order (steps 1–6 of the module docstring)."""
+    keys: list[Key] = [
+        (-p, late, -o, -oo)
+        for p, late, o, oo in zip(h.points, h.late, scaled.owp, scaled.oowp, strict=True)
+    ]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    groups = _tied_groups(order, keys)
+    if not groups:
+        return order
+    unresolved = [g for g in groups if not _head_to_head(h, order, g)]
+    if unresolved:
+        _last_opponent(h, order, unresolved, seed)
+    return order
+
+
+def _tied_groups(order: list[int], keys: list[Key]) -> list[tuple[int, int]]:
+    """``(start, stop)`` slices of ``order`` holding two or more equal keys."""
+    groups: list[tuple[int, int]] = []
+    start = 0
+    for pos in range(1, len(order) + 1):
+        if pos == len(order) or keys[order[pos]] != keys[order[pos - 1]]:
+            if pos - start > 1:
+                groups.append((start, pos))
+            start = pos
+    return groups
+
+
+def _head_to_head(h: History, order: list[int], group: tuple[int, int]) -> bool:
+    """Resolve an exactly-two tie by the matches they played (P-TB-4); True if resolved."""
+    start, stop = group
+    if stop - start != 2:
+        return False
+    a, b = order[start], order[start + 1]
+    a_wins = sum(1 for _, s2, _, opp in h.log[a] if opp == b and s2 == 2)
+    b_wins = sum(1 for _, s2, _, opp in h.log[b] if opp == a and s2 == 2)
+    if a_wins == b_wins:
+        return False
+    if b_wins > a_wins:
+        order[start], order[start + 1] = b, a
+    return True
+
+
+def _last_opponent(
+    h: History, order: list[int], groups: list[tuple[int, int]], seed: int
+) -> None:
+    """Reorder each tied group by its last opponents' standing, then randomly (P-TB-6, I-6)."""
+    standing = list(range(len(order)))  # standing[player] from steps 1-4; ties share one
+    for pos, i in enumerate(order):
+        standing[i] = pos
+    for start, stop in groups:
+        for pos in range(start, stop):
+            standing[order[pos]] = start
+    worst = len(order)
+    tie_key: list[int] | None = None
+    for start, stop in groups:
+        block = order[start:stop]
+        lasts = [standing[h.last_opp[i]] if h.last_opp[i] >= 0 else worst for i in block]
+        if len(set(lasts)) < len(lasts):
+            tie_key = tie_key or _random_key(h, seed)
+            block_key = [(s, tie_key[i]) for s, i in zip(lasts, block, strict=True)]
+        else:
+            block_key = [(s, 0) for s in lasts]
+        ranked = sorted(range(len(block)), key=block_key.__getitem__)
+        order[start:stop] = [block[k] for k in ranked]
+
+
+def _random_key(h: History, seed: int) -> list[int]:
+    """A random rank per player index, reproducible from ``seed`` whatever the input order."""
+    ids = sorted(h.ids)
+    random.Random(seed).shuffle(ids)
+    rank = {pid: k for k, pid in enumerate(ids)}
+    return [rank[pid] for pid in h.ids]
+
+
+def _rows(h: History, scaled: Scaled, placed: list[int], dq: list[bool]) -> tuple[StandingRow, ...]:
+    tbs = scaled.fractions()
+    rows: list[StandingRow] = []
+    for place, i in enumerate(placed, start=1):
+        tb = tbs[i]
+        rows.append(
+            StandingRow(
+                place=None if dq[i] else place,
+                player=h.ids[i],
+                match_points=h.points[i],
+                wins=h.wins[i],
+                losses=h.losses[i],
+                ties=h.ties[i],
+                win_pct=tb.win_pct,
+                owp=tb.owp,
+                oowp=tb.oowp,
+                dropped=h.drop[i] <= h.rounds,
+                late=h.late[i],
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,206 @@
+"""Pokémon tiebreakers: win %, OWP and OOWP with dropped players frozen (P-TB, R-1, R-2).
+
+Semantics (reproduce the official TOM standings of ``2025-dg-nov-cup.tdf`` exactly):
+
+* **Win %** (P-TB-2, R-1, P-TB-5, I-5): (wins + ½ ties) ÷ rounds counted. Rounds counted
+  are the player's non-bye results in the rounds considered: wins, ties, losses, late-entry
+  losses and double losses. A bye is in neither part. Floor 1/4 always; cap 3/4 for a
+  dropped player. With no round counted the value is the floor, 1/4.
+* **OWP** (P-TB-2): mean win % of the opponents met (one term per match, byes and
+  late-entry losses have no opponent). **OOWP** (P-TB-3): mean OWP of those opponents.
+  A player without opponents has OWP = OOWP = 0.
+* **Snapshots** (R-2): the tiebreakers "as of round r" use every record up to round r
+  only. A player is *dropped as of r* when ``dropped_after_round <= r``; only then is the
+  3/4 cap applied. A player who dropped after round d < r has, as of r, the OWP and OOWP of
+  the snapshot as of d (frozen); other players' OOWP then averages that frozen OWP.
+  Final standings after N rounds are the snapshot as of N, so a dropped player's own
+  OWP/OOWP are entirely computed from everyone's records as of their drop round, and
+  recursively for opponents who dropped even earlier.
+
+  Found on the real event: Masters players 10 and 18 (both 1-3, dropped after round 4)
+  have equal frozen OWP 9/16; the official order (10 above 18) only follows when their
+  OOWP averages the opponents' OWP *as of round 4* (31/64 vs 15/32). Averaging the
+  opponents' final OWP gives the reverse; not freezing OWP at all puts 10 (OWP 3/5) above
+  the 1-4 player 7 (57/100), also contrary to the official order. Counting byes as wins,
+  ties as 0, or dividing a dropped player's wins by all Swiss rounds each breaks another
+  official place (Seniors / Masters).
+
+Implementation: numerators are integers over common denominators (win % over
+``D = 4·lcm(1..k)``, OWP over ``D·L``, OOWP over ``D·L²`` with ``L = lcm(1..k)``, k the most
+rounds any player counted), so comparisons are exact and fast; ``Fraction`` only at the
+end. Snapshots are computed lazily (memoised) for dropped players only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+
+from ._history import History, build_history
+from .types import Entrant, MatchRecord
+
+FLOOR = Fraction(1, 4)
+CAP = Fraction(3, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreakers:
+    """One player's tiebreakers: exact Fractions in 0..1."""
+
+    win_pct: Fraction
+    owp: Fraction
+    oowp: Fraction
+
+
+def win_percentage(wins: int, ties: int, rounds_counted: int, *, dropped: bool = False) -> Fraction:
+    """A player's own win %: ``(wins + ties/2) / rounds_counted``, floor 1/4, cap 3/4 if dropped.
+
+    ``wins`` exclude byes and ``rounds_counted`` excludes bye rounds (P-TB-5, R-1); late-entry
+    losses are counted rounds (I-5). 3 wins of 5 → 3/5; 0 of 5 → 1/4; 1 of 1 then dropped →
+    3/4; 3-1-1 → 7/10. With ``rounds_counted == 0`` the floor 1/4. Implements P-TB-2, R-1.
+    Raises ValueError for negative counts or more results than rounds counted.
+    """
+    if min(wins, ties, rounds_counted) < 0 or wins + ties > rounds_counted:
+        raise ValueError(f"impossible record: {wins} wins, {ties} ties in {rounds_counted}")
+    if rounds_counted == 0:
+        return FLOOR
+    value = max(Fraction(2 * wins + ties, 2 * rounds_counted), FLOOR)
+    return min(value, CAP) if dropped else value
+
+
+@dataclass(frozen=True, slots=True)
+class Scaled:
+    """Integer numerators per player index: ``win/win_den``, ``owp/owp_den``, ``oowp/oowp_den``."""
+
+    win: list[int]
+    owp: list[int]
+    oowp: list[int]
+    win_den: int
+    owp_den: int
+    oowp_den: int
+
+    def fractions(self) -> list[Tiebreakers]:
+        """Exact :class:`Tiebreakers` per player index (Fractions cached by numerator)."""
+        return [
+            Tiebreakers(w, o, oo)
+            for w, o, oo in zip(
+                _to_fractions(self.win, self.win_den),
+                _to_fractions(self.owp, self.owp_den),
+                _to_fractions(self.oowp, self.oowp_den),
+                strict=True,
+            )
+        ]
+
+
+def _to_fractions(nums: list[int], den: int) -> list[Fraction]:
+    cache: dict[int, Fraction] = {}
+    out: list[Fraction] = []
+    for num in nums:
+        f = cache.get(num)
+        if f is None:
+            f = cache[num] = Fraction(num, den)
+        out.append(f)
+    return out
+
+
+class _Snapshots:
+    """Memoised tiebreakers as of an earlier round, for R-2 (integer numerators)."""
+
+    def __init__(self, h: History, d: int, ldiv: list[int]) -> None:
+        self.h = h
+        self.scale = [0] + [d // (2 * k) for k in range(1, len(ldiv))]
+        self.floor, self.cap = d // 4, 3 * d // 4
+        self.ldiv = ldiv
+        self._owp: dict[tuple[int, int], int] = {}
+        self._oowp: dict[tuple[int, int], int] = {}
+
+    def win(self, x: int, r: int) -> int:
+        """Win % numerator of player ``x`` from rounds <= r; capped if dropped by r."""
+        s2 = n = 0
+        for rr, s, c, _ in self.h.log[x]:
+            if rr <= r:
+                s2 += s
+                n += c
+        v = s2 * self.scale[n] if n else self.floor
+        if v < self.floor:
+            return self.floor
+        return self.cap if v > self.cap and self.h.drop[x] <= r else v
+
+    def _opponents(self, x: int, r: int) -> list[int]:
+        return [o for rr, _, _, o in self.h.log[x] if rr <= r and o >= 0]
+
+    def owp(self, x: int, r: int) -> int:
+        """OWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
+        r = min(r, self.h.drop[x])
+        key = (x, r)
+        if key not in self._owp:
+            opps = self._opponents(x, r)
+            total = sum(self.win(o, r) for o in opps)
+            self._owp[key] = total * self.ldiv[len(opps)] if opps else 0
+        return self._owp[key]
+
+    def oowp(self, x: int, r: int) -> int:
+        """OOWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
+        r = min(r, self.h.drop[x])
+        key = (x, r)
+        if key not in self._oowp:
+            opps = self._opponents(x, r)
+            total = sum(self.owp(o, r) for o in opps)
+            self._oowp[key] = total * self.ldiv[len(opps)] if opps else 0
+        return self._oowp[key]
+
+
+def scaled_tiebreakers(h: History) -> Scaled:
+    """Win %, OWP and OOWP numerators of every player of ``h`` as of ``h.rounds`` (R-2).
+
+    Implements P-TB-2, P-TB-3, P-TB-5, P-TB-7, R-1, R-2, I-5; see the module docstring.
+    """
+    most = max(max(h.counted, default=0), 1)
+    big_l = lcm(*range(1, most + 1))
+    d = 4 * big_l
+    ldiv = [0] + [big_l // k for k in range(1, most + 1)]
+    snap = _Snapshots(h, d, ldiv)
+    win = _final_win(h, snap)
+    last = h.rounds
+    owp = [0] * len(win)
+    oowp = [0] * len(win)
+    for i, opps in enumerate(h.opps):
+        if h.drop[i] < last:
+            owp[i] = snap.owp(i, h.drop[i])
+        elif opps:
+            owp[i] = sum(map(win.__getitem__, opps)) * ldiv[len(opps)]
+    for i, opps in enumerate(h.opps):
+        if h.drop[i] < last:
+            oowp[i] = snap.oowp(i, h.drop[i])
+        elif opps:
+            oowp[i] = sum(map(owp.__getitem__, opps)) * ldiv[len(opps)]
+    return Scaled(win, owp, oowp, d, d * big_l, d * big_l * big_l)
+
+
+def _final_win(h: History, snap: _Snapshots) -> list[int]:
+    scale, floor, cap, last = snap.scale, snap.floor, snap.cap, h.rounds
+    win: list[int] = []
+    for s2, n, dropped in zip(h.score2, h.counted, h.drop, strict=True):
+        v = s2 * scale[n] if n else floor
+        if v < floor:
+            v = floor
+        elif v > cap and dropped <= last:
+            v = cap
+        win.append(v)
+    return win
+
+
+def pokemon_tiebreakers(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], *, rounds: int
+) -> dict[str, Tiebreakers]:
+    """Win %, OWP and OOWP (Fractions 0..1) of every entrant after Swiss round ``rounds``.
+
+    ``matches`` may hold any rounds: only ``1 <= round <= rounds`` count, pending matches
+    are ignored. Returns ``{entrant id: Tiebreakers}``. Raises
+    :class:`~standings.engine.errors.StandingsError` for unknown players, duplicate
+    entrant ids or inconsistent match records. Implements P-TB-2, P-TB-3, P-TB-5, R-1, R-2.
+    """
+    h = build_history(entrants, matches, rounds)
+    return dict(zip(h.ids, scaled_tiebreakers(h).fractions(), strict=True))

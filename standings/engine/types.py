@@ -1,0 +1,68 @@
+"""Input and output shapes of the standings engines (frozen dataclasses, exact Fractions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+
+class Outcome(StrEnum):
+    """What happened in one match (the match slip's result)."""
+
+    WIN = "win"  # ``winner`` holds the winner's id
+    DRAW = "draw"  # a tie: 1 match point each (Pokémon)
+    DOUBLE_LOSS = "double-loss"  # both players get a loss (R-6)
+    BYE = "bye"  # one player, counts as a win for points, excluded from win % (P-TB-5)
+    LATE_LOSS = "loss"  # one player, automatic loss of a late entrant (P-LATE-1, I-5)
+    PENDING = "pending"  # not reported yet
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match of one round. ``players`` holds one id (bye / late loss) or two."""
+
+    round: int
+    players: tuple[str, ...]
+    outcome: Outcome
+    winner: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player as the standings see them.
+
+    late: entered late (tardy, P-TB-1).
+    dropped_after_round: last round the player took part in, or None (R-2 freezing).
+    disqualified: keeps results for opponents' tiebreakers but receives no place.
+    """
+
+    id: str
+    late: bool = False
+    dropped_after_round: int | None = None
+    disqualified: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of the Swiss standings, in final order.
+
+    place: 1-based, or None for a disqualified player.
+    win_pct / owp / oowp: exact Fractions in 0..1 (P-TB-2, P-TB-3, R-1, R-2).
+    """
+
+    place: int | None
+    player: str
+    match_points: int
+    wins: int
+    losses: int
+    ties: int
+    win_pct: Fraction
+    owp: Fraction
+    oowp: Fraction
+    dropped: bool = False
+    late: bool = False
+
+    @property
+    def record(self) -> str:
+        return f"{self.wins}-{self.losses}-{self.ties}"

@@ -1,0 +1,156 @@
+"""Standings services: compute, place per division, store a snapshot (P-TB, P-TC, R-5).
+
+The same code serves the staff pages, the public pages, the ``standings`` command and
+the Celery task that recomputes after every round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
+from tournaments.rulesets import get_ruleset
+
+from . import adapters
+from .engine.placement import top_cut_order
+from .engine.ranking import pokemon_standings
+from .engine.types import StandingRow
+from .models import StandingsSnapshot
+
+CUT_SUFFIX = "-top-cut"
+
+
+@dataclass(frozen=True)
+class PodStandings:
+    """Swiss standings of one pod: rows in order, and how many Swiss rounds they cover."""
+
+    pod: str
+    rounds: int
+    rows: tuple[StandingRow, ...]
+    registrations: dict[str, Registration]
+
+
+def _complete_swiss_rounds(event: Event, pod: str) -> list[Round]:
+    return list(
+        event.rounds.filter(pod=pod, phase=Phase.SWISS, status=RoundStatus.COMPLETE).order_by(
+            "number"
+        )
+    )
+
+
+def pod_standings(event: Event, pod: str) -> PodStandings:
+    """Swiss standings of ``pod`` after its last complete round (R-1, R-2, R-5, P-TB-1…7).
+
+    Ties left after every tiebreaker are ordered from the last round's stored seed (I-6).
+    """
+    regs = list(
+        Registration.objects.filter(event=event, division__pod=pod).select_related(
+            "player", "division"
+        )
+    )
+    complete = _complete_swiss_rounds(event, pod)
+    matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
+    rows = pokemon_standings(
+        adapters.entrants(regs),
+        matches,
+        rounds=len(complete),
+        seed=complete[-1].seed if complete else 0,
+    )
+    return PodStandings(pod, len(complete), rows, {str(r.pk): r for r in regs})
+
+
+def division_swiss_order(event: Event, division: Division) -> list[Registration]:
+    """The division's players in Swiss standing order (places are per division, R-5)."""
+    ps = pod_standings(event, division.pod)
+    regs = ps.registrations
+    return [regs[row.player] for row in ps.rows if regs[row.player].division_id == division.pk]
+
+
+def _cut_matches(event: Event, division: Division) -> list[Any]:
+    return adapters.match_records(event, f"{division.code}{CUT_SUFFIX}", phases=(Phase.TOP_CUT,))
+
+
+def _row_json(
+    place: int | None, row: StandingRow, reg: Registration, top_cut: bool, points: int
+) -> dict[str, Any]:
+    return {
+        "place": place,
+        "player": reg.external_id,
+        "name": reg.player.name,
+        "match_points": points,
+        "record": row.record,
+        "dropped": reg.dropped,
+        "late": reg.late,
+        "top_cut": top_cut,
+        "tiebreakers": {"owp": float(row.owp), "oowp": float(row.oowp)},
+        "exact": {"owp": str(row.owp), "oowp": str(row.oowp)},
+    }
+
+
+def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[dict[str, Any]]:
+    """Rows of one division in final order: Swiss order, re-ordered by the top cut
+    (P-TC-2, P-TC-3, R-4); disqualified players last without a place."""
+    rows = {r.player: r for r in ps.rows if ps.registrations[r.player].division_id == division.pk}
+    order = [r.player for r in ps.rows if r.player in rows]
+    cut = _cut_matches(event, division)
+    cut_players = {p for m in cut for p in m.players}
+    if cut:
+        order = list(top_cut_order(order, cut))
+    ruleset = get_ruleset(event.ruleset)
+    out, place = [], 0
+    for pid in order:
+        row, reg = rows[pid], ps.registrations[pid]
+        points = ruleset.match_points(row.wins, row.ties)
+        if reg.disqualified:
+            continue
+        place += 1
+        out.append(_row_json(place, row, reg, pid in cut_players, points))
+    out += [
+        _row_json(
+            None,
+            rows[p],
+            ps.registrations[p],
+            False,
+            ruleset.match_points(rows[p].wins, rows[p].ties),
+        )
+        for p in order
+        if ps.registrations[p].disqualified
+    ]
+    return out
+
+
+def standings_data(event: Event) -> dict[str, Any]:
+    """The event's current standings as the Standings JSON of INTERFACES.md, plus
+    ``rounds`` (complete Swiss rounds per division) and exact Fractions as strings."""
+    divisions: dict[str, list[dict[str, Any]]] = {}
+    rounds: dict[str, int] = {}
+    by_pod: dict[str, PodStandings] = {}
+    for division in event.divisions.order_by("code"):
+        if division.pod not in by_pod:
+            by_pod[division.pod] = pod_standings(event, division.pod)
+        divisions[division.code] = _division_rows(event, division, by_pod[division.pod])
+        rounds[division.code] = by_pod[division.pod].rounds
+    return {"event": event.slug, "ruleset": event.ruleset, "divisions": divisions, "rounds": rounds}
+
+
+@transaction.atomic
+def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
+    """Compute and store a standings snapshot (every version is kept, P-POST-3)."""
+    data = standings_data(event)
+    complete = max(data["rounds"].values(), default=0)
+    final = event.status == "finished"
+    return StandingsSnapshot.objects.create(
+        event=event,
+        label="Final standings" if final else f"After round {complete}",
+        rounds_complete=complete,
+        final=final,
+        data=data,
+    )
+
+
+def standings_latest(event: Event) -> StandingsSnapshot | None:
+    """The most recent snapshot of the event, or None before any was computed."""
+    return event.standings.order_by("-computed_at", "-id").first()

@@ -1,0 +1,35 @@
+"""Small builders for database tests. They go through the services, like the app does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from tournaments import services
+from tournaments.models import Event, EventStaff, StaffRole
+
+PASSWORD = "correct horse battery staple"
+
+
+def user(username: str = "staff", **extra: Any):
+    User = get_user_model()
+    return User.objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+def staff(event: Event, role: str = StaffRole.SCOREKEEPER, username: str | None = None):
+    u = user(username or f"{role}-{event.pk}")
+    EventStaff.objects.create(event=event, user=u, role=role)
+    return u
+
+
+def event(*, by, name: str = "Test Cup", **kwargs: Any) -> Event:
+    kwargs.setdefault("swiss_rounds", 3)
+    return services.event_create(name=name, by=by, **kwargs)
+
+
+def event_with_players(n: int, *, by, **kwargs: Any) -> Event:
+    ev = event(by=by, **kwargs)
+    for i in range(1, n + 1):
+        services.registration_add(event=ev, name=f"Player {i:03d}", player_id=f"{1000 + i}", by=by)
+    return ev

@@ -1,0 +1,63 @@
+"""A whole event as plain data: what every importer produces and the exporter reads.
+
+Pure Python (no Django), so file formats can be parsed and validated without a database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    id: str
+    name: str
+    division: str = "open"
+    birth_year: int | None = None
+    player_id: str = ""
+    late: bool = False
+    dropped_after_round: int | None = None
+    disqualified: bool = False
+
+
+@dataclass(frozen=True)
+class DivisionData:
+    code: str
+    pod: str
+    swiss_rounds: int
+    top_cut: int = 0
+
+
+@dataclass(frozen=True)
+class MatchData:
+    """players in seat order; outcome an ``Outcome`` value; winner a player id or None."""
+
+    table: int | None
+    players: tuple[str, ...]
+    outcome: str
+    winner: str | None = None
+    games: list[int] | None = None
+
+
+@dataclass(frozen=True)
+class RoundData:
+    number: int
+    phase: str
+    matches: tuple[MatchData, ...]
+
+
+@dataclass
+class EventData:
+    """A whole event, normalised from a file, ready to be created."""
+
+    name: str
+    ruleset: str
+    players: list[PlayerData]
+    divisions: list[DivisionData]
+    rounds: list[RoundData]
+    options: dict[str, Any] = field(default_factory=dict)
+    source: dict[str, Any] = field(default_factory=dict)
+    date: Any = None
+    location: str = ""
+    third_place_playoff: bool = False

@@ -1,0 +1,37 @@
+"""The audit trail: every state change writes one row (P-POST-3, P-POST-4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import AuditEvent, Event
+
+
+def audit_log(
+    *,
+    event: Event,
+    by: Any,
+    action: str,
+    obj: Any = None,
+    object_type: str = "",
+    round_number: int | None = None,
+    old: Any = None,
+    new: Any = None,
+    reason: str = "",
+) -> AuditEvent:
+    """Write one audit row. ``by`` is a user or None (a command or the system).
+
+    ``old`` / ``new`` must be JSON-serialisable values (dicts of plain fields).
+    """
+    actor = by if getattr(by, "is_authenticated", False) else None
+    return AuditEvent.objects.create(
+        event=event,
+        actor=actor,
+        action=action,
+        object_type=object_type or (type(obj).__name__.lower() if obj is not None else ""),
+        object_id=str(getattr(obj, "pk", "") or ""),
+        round_number=round_number,
+        old=old,
+        new=new,
+        reason=reason,
+    )

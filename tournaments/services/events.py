@@ -1,0 +1,77 @@
+"""Creating events and their divisions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from ..errors import InvalidInput
+from ..models import Division, DivisionCode, Event, EventStaff, StaffRole, Structure
+from ..rulesets import get_ruleset
+from .audit import audit_log
+
+
+def unique_slug(name: str) -> str:
+    """A slug for ``name`` not used by any event yet (``cup``, ``cup-2``, ...)."""
+    base = slugify(name)[:70] or "event"
+    slug, n = base, 1
+    while Event.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def event_create(
+    *,
+    name: str,
+    by: Any,
+    ruleset: str = "pokemon",
+    structure: str = Structure.SWISS_TOP_CUT,
+    swiss_rounds: int = 0,
+    top_cut_size: int = 0,
+    third_place_playoff: bool = False,
+    prizes: str = "",
+    date: dt.date | None = None,
+    location: str = "",
+    divisions: dict[str, str] | None = None,
+    slug: str | None = None,
+    options: dict[str, Any] | None = None,
+    source: dict[str, Any] | None = None,
+) -> Event:
+    """Create an event, its divisions and make ``by`` its organiser.
+
+    divisions: ``{division code: pod name}``; default one open division (P-AGE-6).
+    Raises InvalidInput for an empty name, an unknown ruleset or a bad top-cut size.
+    """
+    if not name.strip():
+        raise InvalidInput("The event needs a name.")
+    try:
+        get_ruleset(ruleset)
+    except KeyError as e:
+        raise InvalidInput(str(e.args[0])) from None
+    if top_cut_size not in (0, 2, 4, 8, 16, 32, 64):
+        raise InvalidInput("The top cut must be 0 (none) or a power of two from 2 to 64.")
+    event = Event.objects.create(
+        slug=slug or unique_slug(name),
+        name=name.strip(),
+        ruleset=ruleset,
+        structure=structure,
+        swiss_rounds=swiss_rounds,
+        top_cut_size=top_cut_size,
+        third_place_playoff=third_place_playoff,
+        prizes=prizes,
+        date=date,
+        location=location,
+        options=options or {},
+        source=source or {},
+    )
+    for code, pod in (divisions or {DivisionCode.OPEN: "open"}).items():
+        Division.objects.create(event=event, code=code, pod=pod)
+    if getattr(by, "is_authenticated", False):
+        EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
+    audit_log(event=event, by=by, action="event.create", obj=event, new={"name": event.name})
+    return event

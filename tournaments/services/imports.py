@@ -1,0 +1,124 @@
+"""Importing whole events (event JSON v1, TOM ``.tdf``) and exporting event JSON.
+
+Both importers normalise the file into :class:`EventData` and create everything in one
+transaction: a file that fails validation writes nothing (INTERFACES.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from ..formats.eventdata import DivisionData, EventData, MatchData, RoundData
+from ..models import (
+    Division,
+    Event,
+    Match,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Player,
+    Registration,
+    Round,
+    RoundStatus,
+    Structure,
+)
+from .audit import audit_log
+from .events import unique_slug
+
+CUT_SUFFIX = "-top-cut"
+
+
+def _pod_of(match: MatchData, phase: str, division_of: dict[str, DivisionData]) -> str:
+    division = division_of[match.players[0]]
+    if phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION):
+        return f"{division.code}{CUT_SUFFIX}" if phase == Phase.TOP_CUT else division.pod
+    return division.pod
+
+
+def _create_round(
+    event: Event, pod: str, rd: RoundData, matches: list[MatchData], regs: dict[str, Registration]
+) -> None:
+    pending = any(m.outcome == Outcome.PENDING for m in matches)
+    rnd = Round.objects.create(
+        event=event,
+        pod=pod,
+        phase=rd.phase,
+        number=rd.number,
+        status=RoundStatus.STARTED if pending else RoundStatus.COMPLETE,
+    )
+    created = Match.objects.bulk_create(
+        Match(
+            round=rnd,
+            table=m.table if len(m.players) > 1 else None,
+            outcome=m.outcome,
+            winner=regs[m.winner] if m.winner else None,
+            games=m.games,
+            version=0 if m.outcome == Outcome.PENDING else 1,
+        )
+        for m in matches
+    )
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=obj, round=rnd, registration=regs[pid], seat=n)
+        for obj, m in zip(created, matches, strict=True)
+        for n, pid in enumerate(m.players, start=1)
+    )
+
+
+@transaction.atomic
+def event_import(*, data: EventData, by: Any) -> Event:
+    """Create an event with its players, rounds and results from normalised data.
+
+    Rounds are split by pod (R-5); top-cut matches go to the division's bracket pod.
+    """
+    cut = max((d.top_cut for d in data.divisions), default=0)
+    event = Event.objects.create(
+        slug=unique_slug(data.name),
+        name=data.name,
+        ruleset=data.ruleset,
+        structure=Structure.SWISS_TOP_CUT if cut else Structure.SWISS,
+        swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),
+        top_cut_size=cut,
+        third_place_playoff=data.third_place_playoff,
+        date=data.date,
+        location=data.location,
+        options=data.options,
+        source=data.source,
+        status="finished" if data.rounds else "registration",
+    )
+    divisions = {
+        d.code: Division.objects.create(
+            event=event, code=d.code, pod=d.pod, swiss_rounds=d.swiss_rounds, top_cut_size=d.top_cut
+        )
+        for d in data.divisions
+    }
+    regs = {}
+    for p in data.players:
+        player = Player.objects.create(name=p.name, player_id=p.player_id, birth_year=p.birth_year)
+        regs[p.id] = Registration.objects.create(
+            event=event,
+            player=player,
+            division=divisions[p.division],
+            external_id=p.id,
+            late=p.late,
+            dropped_after_round=p.dropped_after_round,
+            disqualified=p.disqualified,
+        )
+    division_of = {
+        p.id: next(d for d in data.divisions if d.code == p.division) for p in data.players
+    }
+    for rd in data.rounds:
+        by_pod: dict[str, list[MatchData]] = {}
+        for m in rd.matches:
+            by_pod.setdefault(_pod_of(m, rd.phase, division_of), []).append(m)
+        for pod, matches in by_pod.items():
+            _create_round(event, pod, rd, matches, regs)
+    audit_log(
+        event=event,
+        by=by,
+        action="event.import",
+        obj=event,
+        new={"players": len(regs), "rounds": len(data.rounds)},
+    )
+    return event

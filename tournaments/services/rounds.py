@@ -1,0 +1,156 @@
+"""Round lifecycle: paired → published → started → complete (P-POST-1, P-POST-2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from ..errors import RoundStateError
+from ..models import (
+    Event,
+    EventStatus,
+    Match,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+)
+from .audit import audit_log
+
+Table = tuple[int | None, Sequence[Registration], str]
+
+
+@transaction.atomic
+def round_create(
+    *,
+    event: Event,
+    pod: str,
+    number: int,
+    phase: str,
+    tables: Sequence[Table],
+    by: Any,
+    seed: int = 0,
+    flags: dict[int, tuple[bool, bool]] | None = None,
+) -> Round:
+    """Create a paired (not yet public) round from ``tables``.
+
+    tables: ``(table number or None, [registrations in seat order], why)``; a single
+    registration is a bye, recorded at once (P-SW-5). flags: optional
+    ``{index: (pair_down, rematch)}``. The database refuses a player seated twice.
+    """
+    rnd = Round.objects.create(event=event, pod=pod, phase=phase, number=number, seed=seed)
+    flags = flags or {}
+    for i, (table, regs, why) in enumerate(tables):
+        pair_down, rematch = flags.get(i, (False, False))
+        match = Match.objects.create(
+            round=rnd,
+            table=table if len(regs) > 1 else None,
+            outcome=Outcome.BYE if len(regs) == 1 else Outcome.PENDING,
+            why=why[:200],
+            pair_down=pair_down,
+            rematch=rematch,
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, round=rnd, registration=reg, seat=n)
+            for n, reg in enumerate(regs, start=1)
+        )
+    if event.status == EventStatus.REGISTRATION:
+        event.status = EventStatus.SWISS
+        event.save(update_fields=["status"])
+    if phase == Phase.TOP_CUT and event.status == EventStatus.SWISS:
+        event.status = EventStatus.TOP_CUT
+        event.save(update_fields=["status"])
+    audit_log(
+        event=event,
+        by=by,
+        action="round.pair",
+        obj=rnd,
+        round_number=number,
+        new={"pod": pod, "phase": phase, "seed": seed, "tables": len(tables)},
+    )
+    return rnd
+
+
+def _locked(round_: Round) -> Round:
+    return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+
+
+def _transition(round_: Round, *, by: Any, frm: str, to: str, stamp: str) -> Round:
+    rnd = _locked(round_)
+    if rnd.status != frm:
+        raise RoundStateError(
+            f"Round {rnd.number} is {rnd.get_status_display().lower()}; "
+            f"it must be {RoundStatus(frm).label.lower()} to do that."
+        )
+    rnd.status = to
+    setattr(rnd, stamp, timezone.now())
+    rnd.save(update_fields=["status", stamp])
+    audit_log(
+        event=rnd.event,
+        by=by,
+        action=f"round.{to}",
+        obj=rnd,
+        round_number=rnd.number,
+        old={"status": frm},
+        new={"status": to},
+    )
+    return rnd
+
+
+@transaction.atomic
+def round_publish(*, round: Round, by: Any) -> Round:  # noqa: A002 - the field's term
+    """Make a paired round public (P-POST-1). Its public pairings fragment is rendered
+    once, after commit, and served from the cache. Raises RoundStateError unless paired."""
+    rnd = _transition(
+        round, by=by, frm=RoundStatus.PAIRED, to=RoundStatus.PUBLISHED, stamp="published_at"
+    )
+    from ..public_cache import pairings_fragment_store
+
+    transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
+    return rnd
+
+
+@transaction.atomic
+def round_start(*, round: Round, by: Any) -> Round:  # noqa: A002
+    """Start a published round: its pairings are frozen from now on (P-POST-2).
+    Raises RoundStateError unless published."""
+    return _transition(
+        round, by=by, frm=RoundStatus.PUBLISHED, to=RoundStatus.STARTED, stamp="started_at"
+    )
+
+
+def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
+    """Mark a started round complete once every match has a result, and recompute the
+    standings after commit (P-POST-1). Must run inside the slip's transaction.
+    Returns True when the round became complete."""
+    if rnd.status != RoundStatus.STARTED or rnd.matches.filter(outcome="pending").exists():
+        return False
+    rnd.status = RoundStatus.COMPLETE
+    rnd.completed_at = timezone.now()
+    rnd.save(update_fields=["status", "completed_at"])
+    audit_log(
+        event=rnd.event,
+        by=by,
+        action="round.complete",
+        obj=rnd,
+        round_number=rnd.number,
+        old={"status": RoundStatus.STARTED},
+        new={"status": RoundStatus.COMPLETE},
+    )
+    return True
+
+
+def standings_refresh_on_commit(event_id: int) -> None:
+    """Queue the standings task (``standings.tasks.standings_compute``) after commit.
+
+    Sent by name because ``tournaments`` must not import ``standings`` (STYLE.md layout).
+    """
+    transaction.on_commit(
+        lambda: current_app.signature("standings.tasks.standings_compute", args=(event_id,)).delay()
+    )
