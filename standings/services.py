@@ -15,7 +15,7 @@ from tournaments.models import Division, Event, Phase, Registration, Round, Roun
 from tournaments.rulesets import get_ruleset
 
 from . import adapters
-from .engine.placement import top_cut_order
+from .engine.placement import top_cut_places
 from .engine.ranking import pokemon_standings
 from .engine.types import StandingRow
 from .models import StandingsSnapshot
@@ -98,7 +98,7 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
     cut = _cut_matches(event, division)
     cut_players = {p for m in cut for p in m.players}
     if cut:
-        order = list(top_cut_order(order, cut))
+        order = list(top_cut_places(order, cut))
     ruleset = get_ruleset(event.ruleset)
     out, place = [], 0
     for pid in order:

@@ -53,11 +53,17 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class SwissRound:
-    """The engine's answer: the pairings plus counters used by tests and benchmarks."""
+    """The engine's answer: the pairings plus counters used by tests and benchmarks.
+
+    notes: sentences for the organiser about anything unusual in this round (an
+        unavoidable rematch, P-SW-4; a bye that had to move up or go to a player for the
+        second time, P-SW-5). Empty for an ordinary round.
+    """
 
     pairings: tuple[Pairing, ...]
     pair_downs: int = 0
     rematches: int = 0
+    notes: tuple[str, ...] = ()
 
     @property
     def bye(self) -> str | None:

@@ -40,8 +40,6 @@ class History:
         "counted",
         "opps",
         "log",
-        "last_opp",
-        "last_round",
     )
 
     def __init__(self, entrants: Sequence[Entrant], rounds: int) -> None:
@@ -65,8 +63,14 @@ class History:
         self.counted = [0] * n
         self.opps: list[list[int]] = [[] for _ in range(n)]
         self.log: list[list[Entry]] = [[] for _ in range(n)]
-        self.last_opp = [-1] * n
-        self.last_round = [0] * n
+
+    def last_opponent(self, i: int) -> int:
+        """Index of the opponent of ``i``'s latest counted round with one, or -1 (P-TB-6)."""
+        best_round, best = 0, -1
+        for r, _, _, opp in self.log[i]:
+            if opp >= 0 and r >= best_round:
+                best_round, best = r, opp
+        return best
 
     def _idx(self, pid: str, m: MatchRecord) -> int:
         try:
@@ -88,10 +92,6 @@ class History:
         self.opps[b].append(a)
         self.log[a].append((r, s2a, 1, b))
         self.log[b].append((r, s2b, 1, a))
-        if r >= self.last_round[a]:
-            self.last_round[a], self.last_opp[a] = r, b
-        if r >= self.last_round[b]:
-            self.last_round[b], self.last_opp[b] = r, a
 
     def add(self, m: MatchRecord) -> None:
         """Record one match of a counted round (P-TB-2, P-TB-5, R-1, R-6, I-5).
@@ -135,22 +135,49 @@ class History:
             self.wins[a] += 1
             self.byes[a] += 1
             self.log[a].append((m.round, 0, 0, -1))
-        else:  # late-entry loss: a real round for win % (I-5)
+        elif m.outcome == Outcome.LATE_LOSS:  # a real round for win % (I-5)
             self.losses[a] += 1
             self.counted[a] += 1
             self.log[a].append((m.round, 0, 1, -1))
+        else:
+            raise StandingsError(f"round {m.round}: unknown outcome {m.outcome!r}")
 
 
 def build_history(
     entrants: Sequence[Entrant], matches: Sequence[MatchRecord], rounds: int
 ) -> History:
-    """A :class:`History` of the matches with ``1 <= round <= rounds``; pending skipped."""
+    """A :class:`History` of the matches with ``1 <= round <= rounds``; pending skipped.
+
+    Raises StandingsError (see :meth:`History.add`) and for negative ``rounds``.
+    """
     if rounds < 0:
         raise StandingsError(f"rounds must be 0 or more, got {rounds}")
-    history = History(entrants, rounds)
-    add = history.add
-    pending = Outcome.PENDING
+    h = History(entrants, rounds)
+    index, log, opps, points, wins = h.index, h.log, h.opps, h.points, h.wins
+    losses, score2, counted = h.losses, h.score2, h.counted
+    win = Outcome.WIN
     for m in matches:
-        if 0 < m.round <= rounds and m.outcome != pending:
-            add(m)
-    return history
+        r = m.round
+        if not 0 < r <= rounds:
+            continue
+        # Fast path for the common decided match; everything else goes through add().
+        players = m.players
+        if m.outcome != win or len(players) != 2 or m.winner not in players:
+            h.add(m)
+            continue
+        winner, loser = players if m.winner == players[0] else players[::-1]
+        a = index.get(winner, -1)
+        b = index.get(loser, -1)
+        if a < 0 or b < 0:
+            h.add(m)  # raises: unknown player
+        points[a] += 3
+        wins[a] += 1
+        losses[b] += 1
+        score2[a] += 2
+        counted[a] += 1
+        counted[b] += 1
+        opps[a].append(b)
+        opps[b].append(a)
+        log[a].append((r, 2, 1, b))
+        log[b].append((r, 0, 1, a))
+    return h

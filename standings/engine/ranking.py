@@ -101,9 +101,7 @@ def _head_to_head(h: History, order: list[int], group: tuple[int, int]) -> bool:
     return True
 
 
-def _last_opponent(
-    h: History, order: list[int], groups: list[tuple[int, int]], seed: int
-) -> None:
+def _last_opponent(h: History, order: list[int], groups: list[tuple[int, int]], seed: int) -> None:
     """Reorder each tied group by its last opponents' standing, then randomly (P-TB-6, I-6)."""
     standing = list(range(len(order)))  # standing[player] from steps 1-4; ties share one
     for pos, i in enumerate(order):
@@ -115,7 +113,7 @@ def _last_opponent(
     tie_key: list[int] | None = None
     for start, stop in groups:
         block = order[start:stop]
-        lasts = [standing[h.last_opp[i]] if h.last_opp[i] >= 0 else worst for i in block]
+        lasts = [standing[o] if (o := h.last_opponent(i)) >= 0 else worst for i in block]
         if len(set(lasts)) < len(lasts):
             tie_key = tie_key or _random_key(h, seed)
             block_key = [(s, tie_key[i]) for s, i in zip(lasts, block, strict=True)]

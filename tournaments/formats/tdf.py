@@ -161,10 +161,7 @@ class TdfPod:
 
 @dataclass(frozen=True, slots=True)
 class TdfStanding:
-    """One official place: ``<standings><pod category type><player id place>``.
-
-    type: ``finished`` or ``dnf``.
-    """
+    """One official place: ``<standings><pod category type><player id place>``; type finished/dnf."""
 
     category: int
     type: str
@@ -269,11 +266,7 @@ def _event(root: Element) -> TdfEvent:
         raise TdfError("<tournament>: missing <data>")
     org = data.find("organizer")
     return TdfEvent(
-        name=_text(data, "name"),
-        id=_text(data, "id"),
-        city=_text(data, "city"),
-        state=_text(data, "state"),
-        country=_text(data, "country"),
+        **{tag: _text(data, tag) for tag in ("name", "id", "city", "state", "country")},
         startdate=_date(_text(data, "startdate"), "<data><startdate>"),
         roundtime=_opt_int(_text(data, "roundtime"), "<data><roundtime>"),
         finalsroundtime=_opt_int(_text(data, "finalsroundtime"), "<data><finalsroundtime>"),
@@ -326,7 +319,7 @@ def _match(elem: Element, where: str, known_ids: set[str]) -> TdfMatch:
         if userid not in known_ids:
             raise TdfError(f"{where}<{tag}>: userid {userid!r} is not in <players>")
         players.append(userid)
-    expected = _ONE_PLAYER if len(players) == 1 else _TWO_PLAYERS | {0}
+    expected = (_ONE_PLAYER if len(players) == 1 else _TWO_PLAYERS) | {0}
     if code not in expected:
         raise TdfError(f"{where}: outcome {code} needs {3 - len(players)} player(s)")
     result, winner_index = OUTCOME_CODES[code]
@@ -343,22 +336,10 @@ def _match(elem: Element, where: str, known_ids: set[str]) -> TdfMatch:
 def _round(elem: Element, pod_where: str, known_ids: set[str]) -> TdfRound:
     number = _int(_attr(elem, "number", f"{pod_where}<round>"), f"{pod_where}<round> number")
     where = f"{pod_where}<round number={number}>"
-    matches_elem = elem.find("matches")
-    matches = (
-        ()
-        if matches_elem is None
-        else tuple(
-            _match(m, f"{where}<match #{i}>", known_ids)
-            for i, m in enumerate(matches_elem.findall("match"), start=1)
-        )
-    )
-    return TdfRound(
-        number=number,
-        type=_int(elem.get("type", "0"), f"{where} type"),
-        stage=elem.get("stage", ""),
-        matches=matches,
-        raw=_raw(elem, {"matches"}),
-    )
+    found = enumerate(elem.iterfind("matches/match"), start=1)
+    matches = tuple(_match(m, f"{where}<match #{i}>", known_ids) for i, m in found)
+    kind = _int(elem.get("type", "0"), f"{where} type")
+    return TdfRound(number, kind, elem.get("stage", ""), matches, _raw(elem, {"matches"}))
 
 
 def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
@@ -370,13 +351,16 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
         if userid not in known_ids:
             raise TdfError(f"{where}<subgroups>: userid {userid!r} is not in <players>")
         ids.append(userid)
+    rounds = tuple(_round(r, where, known_ids) for r in elem.iterfind("rounds/round"))
+    if not ids:  # no <subgroups>: the pod's players are those of its matches
+        ids = list(dict.fromkeys(pid for r in rounds for m in r.matches for pid in m.players))
     poddata = elem.find("poddata")
     playoff = _text(poddata, "playoff3rd4th", "false") if poddata is not None else "false"
     return TdfPod(
         category=category,
         stage=elem.get("stage", ""),
         player_ids=tuple(ids),
-        rounds=tuple(_round(r, where, known_ids) for r in elem.iterfind("rounds/round")),
+        rounds=rounds,
         playoff_3rd_4th=_bool(playoff, f"{where}<poddata><playoff3rd4th>"),
         raw=_raw(poddata, {"playoff3rd4th"}),
     )
@@ -428,8 +412,10 @@ def parse_tdf(text: str | bytes) -> TdfTournament:
     """
     try:
         root = fromstring(text)
-    except (ParseError, DefusedXmlException) as exc:
+    except ParseError as exc:
         raise TdfError(f"not well-formed XML: {exc}") from exc
+    except DefusedXmlException as exc:  # DTDs and entities are refused (billion laughs)
+        raise TdfError(f"forbidden XML construct: {exc!r}") from exc
     if root.tag != "tournament":
         raise TdfError(f"root element is <{root.tag}>, expected <tournament>")
     players = tuple(_player(p) for p in root.iterfind("players/player"))

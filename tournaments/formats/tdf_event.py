@@ -51,7 +51,8 @@ def _division_data(t: TdfTournament, used: set[str]) -> list[DivisionData]:
 
 
 def _match(m: TdfMatch) -> MatchData:
-    return MatchData(m.table_number or None, m.players, m.result.value, m.winner)
+    winner = m.winner if m.result.value == "win" else None
+    return MatchData(m.table_number or None, m.players, m.result.value, winner)
 
 
 def tdf_event_data(t: TdfTournament) -> EventData:

@@ -1,0 +1,200 @@
+"""Solvers for the Swiss problem (private): a greedy pass, then exact repair.
+
+1. Greedy, top bracket to bottom (P-SW-2, P-SW-3): players that floated down from the
+   bracket above are paired first, then the shuffled bracket; a player is paired with
+   the first compatible player still waiting (no rematch, bye only to the eligible).
+   Players left over beyond the bracket's parity are unstuck by swapping partners with
+   a pairing already made in the bracket; what remains floats down.
+2. If the result reaches the lower bound of ``_swiss_model`` it is optimal: done. This is
+   the path of every ordinary round, and it never builds a graph.
+3. Otherwise a small event (up to ``EXACT_LIMIT`` nodes) is solved exactly as a whole by
+   the blossom matcher. A larger one is repaired window by window: the defective
+   pairings (rematch, pair-down over two brackets, extra crossing of a cut) plus nearby
+   pairings of the same and neighbouring brackets are re-paired exactly; the window
+   doubles while the defect stays, up to ``WINDOW_LIMIT`` nodes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ._blossom import min_cost_perfect_matching
+from ._swiss_model import Cost, Pair, Problem
+
+EXACT_LIMIT = 64
+WINDOW_LIMIT = 96
+_NOISE = 16  # random lowest-order weight: a seeded choice among equally good pairings
+
+
+def solve(problem: Problem, rng: random.Random) -> tuple[list[Pair], bool]:
+    """A perfect matching of the nodes, and whether it is proven optimal."""
+    pairs, stuck = greedy(problem)
+    if not stuck and problem.cost(pairs) == problem.lower_bound():
+        return pairs, True
+    if problem.size <= EXACT_LIMIT:
+        return exact(problem, list(range(problem.size)), rng), True
+    return repair(problem, pairs, stuck, rng)
+
+
+def greedy(problem: Problem) -> tuple[list[Pair], list[int]]:
+    """Greedy pairs in the order they were made, and the nodes left without a partner."""
+    pairs: list[Pair] = []
+    floaters: list[int] = []
+    compatible = problem.compatible
+    for members in problem.members:
+        start = len(pairs)
+        pool: list[int] = []
+        for x in floaters + members:
+            for at, y in enumerate(pool):
+                if compatible(y, x):
+                    pairs.append((y, x))
+                    del pool[at]
+                    break
+            else:
+                pool.append(x)
+        if len(pool) >= 2 + len(pool) % 2:
+            _swap_in(problem, pool, pairs, start)
+        floaters = pool
+    return pairs, floaters
+
+
+def _swap_in(problem: Problem, pool: list[int], pairs: list[Pair], start: int) -> None:
+    """Pair two waiting nodes y, z by splitting a bracket pairing (u, v) into (u, y),
+    (v, z): the waiting nodes are pairwise incompatible, the swap often is not."""
+    ok = problem.compatible
+    progress = True
+    while progress and len(pool) >= 2 + len(pool) % 2:
+        progress = False
+        for i, y in enumerate(pool):
+            for z in pool[i + 1 :]:
+                for at in range(start, len(pairs)):
+                    u, v = pairs[at]
+                    if not (ok(u, y) and ok(v, z)):
+                        u, v = v, u
+                        if not (ok(u, y) and ok(v, z)):
+                            continue
+                    pairs[at] = (u, y)
+                    pairs.append((v, z))
+                    pool.remove(y)
+                    pool.remove(z)
+                    progress = True
+                    break
+                if progress:
+                    break
+            if progress:
+                break
+
+
+def _encoder(problem: Problem, pairs: int) -> Callable[[Cost], int]:
+    """Map a pair's Cost to one integer whose sums over ``pairs`` pairings order like the
+    tuples (every level outweighs the largest possible total of the levels below)."""
+    span = problem.bracket_points[0] - problem.bracket_points[-1]
+    w5 = pairs * _NOISE
+    w4 = w5 * (pairs + 1)
+    w3 = w4 * (pairs * span * span + 1)
+    w2 = w3 * (pairs * span + 1)
+    w1 = w2 * (pairs * (len(problem.bracket_points) - 1) + 1)
+    weights = (w1, w2, w3, w4, w5)
+    return lambda c: sum(w * x for w, x in zip(weights, c, strict=True))
+
+
+def exact(problem: Problem, nodes: list[int], rng: random.Random) -> list[Pair]:
+    """Optimal pairing of ``nodes`` among themselves (blossom matcher, O(len(nodes)³))."""
+    encode = _encoder(problem, len(nodes) // 2)
+
+    def cost(i: int, j: int) -> int | None:
+        a, b = nodes[i], nodes[j]
+        if problem.bye in (a, b) and not problem.compatible(a, b):
+            return None
+        return encode(problem.pair_cost(a, b)) + rng.randrange(_NOISE)
+
+    return [(nodes[i], nodes[j]) for i, j in min_cost_perfect_matching(len(nodes), cost)]
+
+
+def defects(problem: Problem, pairs: list[Pair]) -> list[int]:
+    """Indexes of pairings above the lower bound: rematches, pair-downs over more than
+    one bracket, and every pairing across a cut crossed more often than its parity."""
+    odd = problem.odd_cuts()
+    load = [0] * len(odd)
+    spans = []
+    for a, b in pairs:
+        lo, hi = sorted((problem.bracket[a], problem.bracket[b]))
+        spans.append((lo, hi))
+        for c in range(lo, hi):
+            load[c] += 1
+    return [
+        at
+        for at, (lo, hi) in enumerate(spans)
+        if hi - lo > 1
+        or problem.is_rematch(*pairs[at])
+        or any(load[c] > odd[c] for c in range(lo, hi))
+    ]
+
+
+def window(problem: Problem, pairs: list[Pair], spots: list[int], stuck: list[int],
+           radius: int, margin: int) -> list[int]:
+    """Pairing indexes to re-pair: the spots, and up to ``radius`` pairings touching each
+    bracket within ``margin`` brackets of them (plus pairings of bye-eligible players
+    when the bye token is stuck, so that it can find a partner)."""
+    region: set[int] = set()
+    touched = [problem.bracket[x] for at in spots for x in pairs[at]]
+    touched += [problem.bracket[x] for x in stuck]
+    for lo, hi in ((min(touched), max(touched)),) if touched else ():
+        region.update(range(max(lo - margin, 0), hi + margin + 1))
+    room = dict.fromkeys(region, radius)
+    room[-1] = radius if problem.bye in stuck else 0  # budget for bye-eligible pairings
+    chosen = set(spots)
+    for at, (a, b) in enumerate(pairs):
+        keys = [problem.bracket[a], problem.bracket[b]]
+        if a in problem.bye_ok or b in problem.bye_ok:
+            keys.append(-1)
+        keys = [k for k in keys if room.get(k, 0) > 0]
+        if keys and at not in chosen:
+            chosen.add(at)
+            for k in keys:
+                room[k] -= 1
+    return sorted(chosen)
+
+
+def _fix(problem: Problem, pairs: list[Pair], spots: list[int], stuck: list[int],
+         rng: random.Random) -> tuple[list[Pair], set[int], bool]:
+    """Re-pair growing windows around ``spots`` and ``stuck`` nodes.
+
+    Returns the new pairs, the nodes of defects it could not remove, and whether the last
+    window was the whole event (then the result is the exact optimum).
+    """
+    radius, margin = 2, 1
+    while True:
+        chosen = window(problem, pairs, spots, stuck, radius, margin)
+        nodes = stuck + [x for at in chosen for x in pairs[at]]
+        drop = set(chosen)
+        fresh = exact(problem, nodes, rng)
+        merged = [p for at, p in enumerate(pairs) if at not in drop] + fresh
+        first_new = len(merged) - len(fresh)
+        bad = [at for at in defects(problem, merged) if at >= first_new]
+        whole = len(nodes) == problem.size
+        if not bad or whole or len(nodes) >= WINDOW_LIMIT:
+            return merged, {x for at in bad for x in merged[at]}, whole
+        pairs, spots, stuck = merged, bad, []
+        radius, margin = radius * 2, margin + 1
+
+
+def repair(problem: Problem, pairs: list[Pair], stuck: list[int],
+           rng: random.Random) -> tuple[list[Pair], bool]:
+    """Window repair for events above ``EXACT_LIMIT``; True if the result is proven
+    optimal (it reached the lower bound, or a window covered the whole event)."""
+    given_up: set[int] = set()
+    if stuck:
+        pairs, given_up, whole = _fix(problem, pairs, [], stuck, rng)
+        if whole:
+            return pairs, True
+    for _ in range(len(pairs)):
+        pending = [at for at in defects(problem, pairs) if not set(pairs[at]) & given_up]
+        if not pending:
+            break
+        pairs, unresolved, whole = _fix(problem, pairs, pending[:1], [], rng)
+        if whole:
+            return pairs, True
+        given_up |= unresolved
+    return pairs, problem.cost(pairs) == problem.lower_bound()

@@ -1,0 +1,106 @@
+"""Forms parse and check input only; the services decide and change state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .models import Division, DivisionCode, Event, Structure
+from .rulesets import RULESETS
+
+TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 32, 64)]
+
+# How the age divisions are paired: {division code: pod} (P-AGE-2, P-AGE-3, P-AGE-6).
+DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
+    "open": ("One open division (no age divisions)", {DivisionCode.OPEN: "open"}),
+    "age": (
+        "Junior, Senior, Masters, each its own Swiss (every division has 6+ players)",
+        {DivisionCode.JUNIOR: "junior", DivisionCode.SENIOR: "senior",
+         DivisionCode.MASTERS: "masters"},
+    ),
+    "age-modified": (
+        "Junior and Senior paired together, Masters apart (age-modified Swiss)",
+        {DivisionCode.JUNIOR: "junior+senior", DivisionCode.SENIOR: "junior+senior",
+         DivisionCode.MASTERS: "masters"},
+    ),
+}
+
+
+class EventForm(forms.Form):
+    """The announced structure of a new event (S-1, S-2)."""
+
+    name = forms.CharField(max_length=200)
+    ruleset = forms.ChoiceField(
+        choices=[(r.id, r.label) for r in RULESETS.values() if r.implemented]
+    )
+    structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.SWISS_TOP_CUT)
+    divisions = forms.ChoiceField(
+        choices=[(k, label) for k, (label, _) in DIVISION_LAYOUTS.items()], initial="open",
+        label="Age divisions",
+    )
+    swiss_rounds = forms.IntegerField(min_value=0, max_value=20, initial=3,
+                                      label="Swiss rounds (announced)")
+    top_cut_size = forms.TypedChoiceField(choices=TOP_CUT_CHOICES, coerce=int, initial=0,
+                                          label="Top cut")
+    third_place_playoff = forms.BooleanField(required=False, label="3rd/4th place playoff")
+    prizes = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="How many players receive prizes, and what.",
+    )
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    location = forms.CharField(max_length=200, required=False)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The cleaned data as keyword arguments of ``services.event_create``."""
+        data = dict(self.cleaned_data)
+        data["divisions"] = dict(DIVISION_LAYOUTS[data["divisions"]][1])
+        return data
+
+
+class PlayerForm(forms.Form):
+    """One player: name, the organisation's player id, birth year and division."""
+
+    name = forms.CharField(max_length=200)
+    player_id = forms.CharField(max_length=40, required=False, label="Player id")
+    birth_year = forms.IntegerField(min_value=1900, max_value=2100, required=False)
+    division = forms.ModelChoiceField(queryset=Division.objects.none(), required=False,
+                                      empty_label=None)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = Division.objects.filter(event=event).order_by("code")
+        if event.divisions.count() < 2:
+            self.fields["division"].widget = forms.HiddenInput()
+
+
+class PlayersCsvForm(forms.Form):
+    """Pasted lines ``name,player id,birth year``."""
+
+    lines = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ash Ketchum,1234567,1999"}),
+        label="Paste players, one per line: name,player id,birth year",
+    )
+
+
+class DropForm(forms.Form):
+    reason = forms.CharField(max_length=200, required=False)
+
+
+RESULT_CHOICES = [("p1", "Player 1 wins"), ("p2", "Player 2 wins"), ("draw", "Tie"),
+                  ("double-loss", "Double loss")]
+
+
+class ResultForm(forms.Form):
+    """A match slip: which button was pressed and the match version the form showed."""
+
+    result = forms.ChoiceField(choices=RESULT_CHOICES)
+    version = forms.IntegerField(min_value=0)
+
+
+class PairForm(forms.Form):
+    pod = forms.CharField(max_length=40)
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(max_length=100, required=False, label="Find my table")

@@ -1,0 +1,1 @@
+"""Views: ``public`` (no login, phone-first) and ``staff`` (organisers and scorekeepers)."""

@@ -1,0 +1,321 @@
+"""Staff pages: run an event (organisers and scorekeepers, see ``permissions``).
+
+Each view parses input, calls one service, and shows a ``MatchslipError`` as a form
+error or message (STYLE.md §2, §7). Anything else is a bug and propagates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from pairings.services import pairing_request, pod_states
+from standings.services import standings_latest
+
+from .. import services
+from ..errors import MatchslipError, ResultConflict
+from ..forms import DropForm, EventForm, PairForm, PlayerForm, PlayersCsvForm, ResultForm
+from ..models import (
+    BackgroundRun,
+    BackgroundRunStatus,
+    Event,
+    Match,
+    Outcome,
+    Registration,
+    Round,
+    RoundStatus,
+)
+from ..permissions import event_operator_required, login_required_htmx
+from ..rulesets import get_ruleset
+from ..selectors import (
+    divisions_for_event,
+    match_for_staff,
+    recommended_structure,
+    registrations_for_staff,
+    round_for_staff,
+    rounds_for_staff,
+    standings_for_public,
+)
+
+ROUND_TEMPLATE = "tournaments/staff/round.html"
+
+
+def _int_param(request: HttpRequest, name: str) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() else None
+
+
+@login_required_htmx
+def event_create(request: HttpRequest) -> HttpResponse:
+    """Create an event with its announced structure (S-1, S-2); ``?players=N`` shows the
+    P-RT-1 recommendation and pre-fills rounds and cut. The creator becomes organiser."""
+    expected = _int_param(request, "players")
+    recommendation = recommended_structure(expected) if expected else None
+    initial: dict[str, Any] = {}
+    if recommendation:
+        initial = {"swiss_rounds": recommendation[0], "top_cut_size": recommendation[1]}
+    form = EventForm(request.POST or None, initial=initial)
+    context = {"form": form, "expected": expected, "recommendation": recommendation}
+    if request.method == "GET" and request.htmx:
+        return render(request, "tournaments/staff/event_create.html#recommendation", context)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.event_create(by=request.user, **form.service_kwargs())
+        except MatchslipError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, f"{event.name} created. Now add the players.")
+            return redirect("staff:players", event.slug)
+    return render(request, "tournaments/staff/event_create.html", context)
+
+
+def _pairing_runs(event: Event) -> dict[str, BackgroundRun]:
+    """The latest pairing run per pod, when it is still going or failed. 1 query."""
+    latest: dict[str, BackgroundRun] = {}
+    for run in event.runs.filter(kind=BackgroundRun.Kind.PAIRING).order_by("-created_at")[:20]:
+        latest.setdefault(run.pod, run)
+    return {p: r for p, r in latest.items() if r.status != BackgroundRunStatus.DONE}
+
+
+@require_GET
+@event_operator_required
+def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
+    """The event at a glance: divisions with recommended structure, each pod's current
+    round and next step (pair / review / publish / start / enter results)."""
+    runs = _pairing_runs(event)
+    pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
+    context = {"event": event, "divisions": divisions_for_event(event), "pods": pods,
+               "rounds": rounds_for_staff(event)}
+    return render(request, "tournaments/staff/dashboard.html", context)
+
+
+# --- players --------------------------------------------------------------------------
+
+
+def _players_page(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+    context = {
+        "event": event,
+        "registrations": registrations_for_staff(event),
+        "add_form": forms.get("add_form") or PlayerForm(event=event),
+        "csv_form": forms.get("csv_form") or PlayersCsvForm(),
+        "divisions": divisions_for_event(event),
+    }
+    return render(request, "tournaments/staff/players.html", context)
+
+
+@require_GET
+@event_operator_required
+def players(request: HttpRequest, event: Event) -> HttpResponse:
+    """Registered players; forms to add one, paste many, and drop."""
+    return _players_page(request, event)
+
+
+@require_POST
+@event_operator_required
+def player_add(request: HttpRequest, event: Event) -> HttpResponse:
+    """Register one player; a late player is told the losses they receive (P-LATE-1)."""
+    form = PlayerForm(request.POST, event=event)
+    if form.is_valid():
+        try:
+            reg = services.registration_add(event=event, by=request.user, **form.cleaned_data)
+        except MatchslipError as e:
+            form.add_error(None, str(e))
+        else:
+            text = f"Added {reg.player.name}."
+            if reg.late:
+                losses = reg.seats.count()
+                text += f" Late entry: a loss for each of the {losses} round(s) already started."
+            messages.success(request, text)
+            return redirect("staff:players", event.slug)
+    return _players_page(request, event, add_form=form)
+
+
+@require_POST
+@event_operator_required
+def players_import(request: HttpRequest, event: Event) -> HttpResponse:
+    """Register pasted CSV lines, all or nothing; an error names the line."""
+    form = PlayersCsvForm(request.POST)
+    if form.is_valid():
+        try:
+            regs = services.registrations_add_csv(
+                event=event, text=form.cleaned_data["lines"], by=request.user
+            )
+        except MatchslipError as e:
+            form.add_error("lines", f"Nothing was added. {e}")
+        else:
+            messages.success(request, f"Added {len(regs)} players.")
+            return redirect("staff:players", event.slug)
+    return _players_page(request, event, csv_form=form)
+
+
+@require_POST
+@event_operator_required
+def player_drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Drop a player (P-SW-6): never paired again, kept in the standings (P-TB-7)."""
+    reg = get_object_or_404(Registration.objects.select_related("player"), pk=registration_id,
+                            event=event)
+    form = DropForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        reg = services.registration_drop(registration=reg, by=request.user, reason=reason)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{reg.player.name} dropped after round "
+                                  f"{reg.dropped_after_round}.")
+    return redirect("staff:players", event.slug)
+
+
+# --- pairing --------------------------------------------------------------------------
+
+
+@require_POST
+@event_operator_required
+def pair(request: HttpRequest, event: Event) -> HttpResponse:
+    """Queue the pairing of a pod's next round: Swiss, then the top cut, then the following
+    elimination rounds. Lands on the review page when pairing already finished."""
+    form = PairForm(request.POST)
+    pod = form.cleaned_data["pod"] if form.is_valid() else ""
+    if not event.divisions.filter(pod=pod).exists() and not event.rounds.filter(pod=pod).exists():
+        messages.error(request, "Choose a pairing group of this event.")
+        return redirect("staff:dashboard", event.slug)
+    run = pairing_request(event=event, pod=pod, by=request.user)
+    if run.status == BackgroundRunStatus.FAILED:
+        messages.error(request, run.error)
+    paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
+    if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
+        return redirect("staff:round", event.slug, paired[0].pk)
+    return redirect(reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}")
+
+
+@require_GET
+@event_operator_required
+def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
+    """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
+    is done or failed (the finished partial carries no trigger, so polling stops)."""
+    run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
+    context = {"event": event, "run": run,
+               "paired": list(event.rounds.filter(status=RoundStatus.PAIRED))}
+    template = "tournaments/staff/run.html"
+    return render(request, f"{template}#run" if request.htmx else template, context)
+
+
+# --- rounds and match slips -----------------------------------------------------------
+
+
+def _slips_open(rnd: Round) -> bool:
+    return rnd.status in (RoundStatus.STARTED, RoundStatus.COMPLETE) and (
+        services.correction_window_open(rnd)
+    )
+
+
+@require_GET
+@event_operator_required
+def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+    """One round: review the pairings (table, players with record, why) and publish,
+    start, then a one-click slip per table. ``?missing=1`` lists only unreported tables."""
+    rnd = get_object_or_404(Round, pk=round_id, event=event)
+    view = round_for_staff(rnd)
+    only_missing = request.GET.get("missing") == "1"
+    matches = [m for m in view.tables if not only_missing or m.outcome == Outcome.PENDING]
+    context = {
+        "event": event, "round": view, "matches": matches, "only_missing": only_missing,
+        "slips_open": _slips_open(rnd), "ties": _ties_allowed(event, view.is_elimination),
+    }
+    return render(request, ROUND_TEMPLATE, context)
+
+
+def _ties_allowed(event: Event, elimination: bool) -> bool:
+    return get_ruleset(event.ruleset).allows_ties and not elimination
+
+
+def _round_action(request: HttpRequest, event: Event, round_id: int, action: Any,
+                  done: str) -> HttpResponse:
+    rnd = get_object_or_404(Round, pk=round_id, event=event)
+    try:
+        action(round=rnd, by=request.user)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, done.format(number=rnd.number))
+    return redirect("staff:round", event.slug, rnd.pk)
+
+
+@require_POST
+@event_operator_required
+def round_publish(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+    """Post the pairings: the round becomes public (P-POST-1)."""
+    return _round_action(request, event, round_id, services.round_publish,
+                         "Round {number} is published: players can see their tables.")
+
+
+@require_POST
+@event_operator_required
+def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+    """Start the round: its pairings are frozen (P-POST-2) and slips can be entered."""
+    return _round_action(request, event, round_id, services.round_start,
+                         "Round {number} started. Enter results as slips come in.")
+
+
+def _slip(match: Match, form: ResultForm, by: Any) -> None:
+    """Turn the pressed button into a ``slip_enter`` call; raises MatchslipError."""
+    seats = [s.registration for s in match.seats.select_related("registration").order_by("seat")]
+    result = form.cleaned_data["result"]
+    winner = {"p1": seats[0], "p2": seats[-1]}.get(result) if len(seats) == 2 else None
+    outcome = Outcome.WIN if result in ("p1", "p2") else result
+    services.slip_enter(match=match, outcome=outcome, winner=winner,
+                        version=form.cleaned_data["version"], by=by)
+
+
+@require_POST
+@event_operator_required
+def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Enter a match slip from one click. HTMX: answers the table's row plus the round's
+    progress (results missing) as an out-of-band swap; a stale form (version mismatch)
+    shows "This match was just recorded as …". Without JS: redirects to the round."""
+    match = get_object_or_404(Match.objects.select_related("round"), pk=match_id,
+                              round__event=event)
+    form = ResultForm(request.POST)
+    error, status = "", 200
+    if not form.is_valid():
+        error, status = "Choose one of the result buttons.", 422
+    else:
+        try:
+            _slip(match, form, request.user)
+        except ResultConflict as e:
+            error, status = str(e), 409
+        except MatchslipError as e:
+            error, status = str(e), 422
+    if not request.htmx:
+        if error:
+            messages.error(request, f"Table {match.table}: {error}")
+        url = reverse("staff:round", args=[event.slug, match.round_id])
+        return redirect(f"{url}#match-{match.pk}")
+    rnd = Round.objects.get(pk=match.round_id)
+    view, missing = match_for_staff(match.pk)
+    context = {"event": event, "m": view, "error": error, "missing": missing, "round": rnd,
+               "status_label": rnd.get_status_display(), "slips_open": _slips_open(rnd),
+               "ties": _ties_allowed(event, rnd.phase in ("top-cut", "single-elimination"))}
+    return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)
+
+
+# --- standings ------------------------------------------------------------------------
+
+
+@require_GET
+@event_operator_required
+def standings(request: HttpRequest, event: Event) -> HttpResponse:
+    """Standings after each round (every computed version is kept, P-POST-3): the latest,
+    or ``?snapshot=<id>``; the final standings once the event is finished."""
+    versions = list(event.standings.defer("data").order_by("-computed_at", "-id")[:100])
+    chosen_id = _int_param(request, "snapshot")
+    snapshot = (event.standings.filter(pk=chosen_id).first() if chosen_id
+                else standings_latest(event))
+    context = {"event": event, "versions": versions, "snapshot": snapshot,
+               "divisions": standings_for_public(snapshot.data) if snapshot else []}
+    return render(request, "tournaments/staff/standings.html", context)
