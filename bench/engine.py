@@ -63,8 +63,13 @@ def round5_state(size: int, seed: int = 2024) -> list[SwissPlayer]:
     return [SwissPlayer(p, points[p], frozenset(met[p]), p in had_bye) for p in active]
 
 
-def _score(played: SwissRound, points: dict[str, int], met: dict[str, set[str]],
-           had_bye: set[str], rng: random.Random) -> None:
+def _score(
+    played: SwissRound,
+    points: dict[str, int],
+    met: dict[str, set[str]],
+    had_bye: set[str],
+    rng: random.Random,
+) -> None:
     for pairing in played.pairings:
         if pairing.is_bye:
             points[pairing.players[0]] += 3

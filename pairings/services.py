@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -29,7 +28,7 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.services import round_create
-from tournaments.services.rounds import Table
+from tournaments.services.rounds import Table, task_on_commit
 
 from . import pods
 from .adapters import swiss_players_for_pod
@@ -165,9 +164,7 @@ def pairing_request(*, event: Event, pod: str, by: Any) -> BackgroundRun:
             pod=pod,
             requested_by=by if getattr(by, "is_authenticated", False) else None,
         )
-        transaction.on_commit(
-            lambda: current_app.signature("pairings.tasks.pair_round", args=(run.pk,)).delay()
-        )
+        task_on_commit("pairings.tasks.pair_round", run.pk)
     run.refresh_from_db()
     return run
 

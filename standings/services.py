@@ -13,6 +13,7 @@ from django.db import transaction
 
 from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
 from tournaments.rulesets import get_ruleset
+from tournaments.services import event_finish
 
 from . import adapters
 from .engine.placement import top_cut_places
@@ -122,18 +123,40 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
     return out
 
 
+def _division_finished(event: Event, division: Division, swiss_done: int) -> bool:
+    """Every Swiss round played and, with a cut, the final played (one table left)."""
+    if swiss_done < division.rounds or swiss_done == 0:
+        return False
+    if not division.cut:
+        return True
+    last = event.rounds.filter(pod=f"{division.code}{CUT_SUFFIX}").order_by("-number").first()
+    return (
+        last is not None
+        and last.status == RoundStatus.COMPLETE
+        and last.matches.filter(table__isnull=False).count() == 1
+    )
+
+
 def standings_data(event: Event) -> dict[str, Any]:
     """The event's current standings as the Standings JSON of INTERFACES.md, plus
     ``rounds`` (complete Swiss rounds per division) and exact Fractions as strings."""
     divisions: dict[str, list[dict[str, Any]]] = {}
     rounds: dict[str, int] = {}
     by_pod: dict[str, PodStandings] = {}
+    finished = True
     for division in event.divisions.order_by("code"):
         if division.pod not in by_pod:
             by_pod[division.pod] = pod_standings(event, division.pod)
         divisions[division.code] = _division_rows(event, division, by_pod[division.pod])
         rounds[division.code] = by_pod[division.pod].rounds
-    return {"event": event.slug, "ruleset": event.ruleset, "divisions": divisions, "rounds": rounds}
+        finished = finished and _division_finished(event, division, rounds[division.code])
+    return {
+        "event": event.slug,
+        "ruleset": event.ruleset,
+        "divisions": divisions,
+        "rounds": rounds,
+        "final": finished,
+    }
 
 
 @transaction.atomic
@@ -141,7 +164,9 @@ def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
     """Compute and store a standings snapshot (every version is kept, P-POST-3)."""
     data = standings_data(event)
     complete = max(data["rounds"].values(), default=0)
-    final = event.status == "finished"
+    final = bool(data["final"] and data["divisions"])
+    if final:
+        event_finish(event=event, by=by)
     return StandingsSnapshot.objects.create(
         event=event,
         label="Final standings" if final else f"After round {complete}",

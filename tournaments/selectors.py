@@ -8,7 +8,7 @@ published rounds: a round in status "paired" is invisible to players (P-POST-1).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -210,7 +210,7 @@ def _seat_prefetch() -> Prefetch:
 Records = dict[int, tuple[int, int, int]]
 
 
-def _match_view(m: Match, history: Records, points: Any) -> MatchView:
+def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -> MatchView:
     """A MatchView of a match whose seats (with registration and player) are prefetched."""
 
     def seat(s: MatchSeat) -> SeatView:
@@ -226,11 +226,17 @@ def _table_order(m: Match) -> tuple[bool, bool, int]:
     return (m.outcome == Outcome.LOSS, m.table is None, m.table or 0)
 
 
-def _round_views(event: Event, rounds: Sequence[Round], *, records: bool = True) -> list[RoundView]:
-    """RoundViews for ``rounds`` of one event: two queries for the tables, one for records."""
+def _round_views(
+    event: Event, rounds: Sequence[Round], *, records: bool = True,
+    match_ids: Sequence[int] | None = None,
+) -> list[RoundView]:
+    """RoundViews for ``rounds`` of one event (only ``match_ids`` when given): two queries
+    for the tables, one for the records before each round."""
     if not rounds:
         return []
     matches = Match.objects.filter(round__in=rounds).prefetch_related(_seat_prefetch())
+    if match_ids is not None:
+        matches = matches.filter(pk__in=match_ids)
     by_round: dict[int, list[Match]] = defaultdict(list)
     for m in matches:
         by_round[m.round_id].append(m)
@@ -265,11 +271,14 @@ def match_for_staff(match_id: int) -> tuple[MatchView, int]:
 
 
 def current_public_rounds(event: Event) -> list[Round]:
-    """The latest published round of every pod (never a merely paired one). 1 query."""
+    """The latest published round of every pod (never a merely paired one); once a
+    division's top cut is posted, its Swiss pod's last round is no longer current. 1 query."""
     latest: dict[str, Round] = {}
     for r in Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).order_by("number"):
         latest[r.pod] = r
-    return sorted(latest.values(), key=lambda r: (r.pod.endswith(CUT_SUFFIX), r.pod))
+    cut = {p.removesuffix(CUT_SUFFIX) for p in latest if p.endswith(CUT_SUFFIX)}
+    current = [r for p, r in latest.items() if p.endswith(CUT_SUFFIX) or not cut & set(p.split("+"))]
+    return sorted(current, key=lambda r: (r.pod.endswith(CUT_SUFFIX), r.pod))
 
 
 def pairings_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:
@@ -289,7 +298,7 @@ class NameEntry:
     note: str
 
 
-def names_for_public(rounds: Iterable[RoundView], limit: int | None = None) -> list[NameEntry]:
+def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
     """Every seated player of ``rounds`` in alphabetical order (no query)."""
     entries = []
     for r in rounds:
@@ -300,11 +309,11 @@ def names_for_public(rounds: Iterable[RoundView], limit: int | None = None) -> l
                 note = "Bye" if m.is_bye else ("Late-entry loss" if m.is_late_loss else "")
                 entries.append(NameEntry(s.name, m.table, others, label, note))
     entries.sort(key=lambda e: (e.name.casefold(), e.round_label))
-    return entries[:limit] if limit else entries
+    return entries
 
 
 def pairings_search_for_public(
-    rounds: Sequence[Round], query: str, limit: int = 20
+    event: Event, rounds: Sequence[Round], query: str, limit: int = 20
 ) -> list[NameEntry]:
     """Players of ``rounds`` (the current published ones) whose name contains ``query``
     (case-insensitive), with their table and opponent. At most 3 queries."""
@@ -315,16 +324,7 @@ def pairings_search_for_public(
         MatchSeat.objects.filter(round__in=rounds, registration__player__name__icontains=query)
         .values_list("match_id", flat=True)[:limit]
     )
-    matches = Match.objects.filter(pk__in=match_ids).prefetch_related(_seat_prefetch())
-    by_round: dict[int, list[Match]] = defaultdict(list)
-    for m in matches:
-        by_round[m.round_id].append(m)
-    views = [
-        RoundView(r.pk, r.pod, pod_label(r.pod), r.number, r.phase, r.get_phase_display(),
-                  r.status, r.get_status_display(),
-                  tuple(_match_view(m, {}, lambda w, t: 0) for m in by_round[r.pk]))
-        for r in rounds
-    ]
+    views = _round_views(event, rounds, records=False, match_ids=match_ids)
     needle = query.casefold()
     return [e for e in names_for_public(views) if needle in e.name.casefold()]
 

@@ -47,10 +47,10 @@ class _Solver:
         self.dual = [top] * n + [0] * n
         self.tight = [False] * len(edges)
         self.queue: list[int] = []
+        self.twice = [2 * w for _, _, w in edges]
 
     def slack(self, k: int) -> int:
-        i, j, w = self.edges[k]
-        return self.dual[i] + self.dual[j] - 2 * w
+        return self.dual[self.end[2 * k]] + self.dual[self.end[2 * k + 1]] - self.twice[k]
 
     def leaves(self, b: int) -> list[int]:
         out: list[int] = []
@@ -132,18 +132,21 @@ class _Solver:
         best_to = [-1] * (2 * self.n)
         for c in path:
             known = self.best_list[c]
-            lists = [known] if known is not None else [
-                [p >> 1 for p in self.nbr[x]] for x in self.leaves(c)
-            ]
+            lists = (
+                [known]
+                if known is not None
+                else [[p >> 1 for p in self.nbr[x]] for x in self.leaves(c)]
+            )
             for edge_ids in lists:
                 for k in edge_ids:
                     i, j, _ = self.edges[k]
                     if self.top_of[j] == b:
                         j = i
                     bj = self.top_of[j]
-                    if bj != b and self.label[bj] == 1:
-                        if best_to[bj] == -1 or self.slack(k) < self.slack(best_to[bj]):
-                            best_to[bj] = k
+                    if bj == b or self.label[bj] != 1:
+                        continue
+                    if best_to[bj] == -1 or self.slack(k) < self.slack(best_to[bj]):
+                        best_to[bj] = k
             self.best_list[c], self.best[c] = None, -1
         chosen = [k for k in best_to if k != -1]
         self.best_list[b] = chosen
@@ -250,38 +253,48 @@ class _Solver:
                 self.mate[j] = self.label_end[bt]
                 p = self.label_end[bt] ^ 1
 
-    def scan_edge(self, v: int, p: int) -> bool:
-        """Look at edge ``p // 2`` from outer vertex ``v``; True once augmented."""
+    def tight_edge(self, v: int, p: int) -> bool:
+        """Use tight edge ``p // 2`` from outer vertex ``v``; True once augmented."""
         k, w = p >> 1, self.end[p]
-        bv, bw = self.top_of[v], self.top_of[w]
-        if bv == bw:
-            return False
-        ks = 0 if self.tight[k] else self.slack(k)
-        if ks <= 0:
-            self.tight[k] = True
-            if self.label[bw] == 0:
-                self.assign_label(w, 2, p ^ 1)
-            elif self.label[bw] == 1:
-                base = self.scan_blossom(v, w)
-                if base < 0:
-                    self.augment_matching(k)
-                    return True
-                self.add_blossom(base, k)
-            elif self.label[w] == 0:
-                self.label[w], self.label_end[w] = 2, p ^ 1
+        self.tight[k] = True
+        bw = self.top_of[w]
+        if self.label[bw] == 0:
+            self.assign_label(w, 2, p ^ 1)
         elif self.label[bw] == 1:
-            if self.best[bv] == -1 or ks < self.slack(self.best[bv]):
-                self.best[bv] = k
-        elif self.label[w] == 0 and (self.best[w] == -1 or ks < self.slack(self.best[w])):
-            self.best[w] = k
+            base = self.scan_blossom(v, w)
+            if base < 0:
+                self.augment_matching(k)
+                return True
+            self.add_blossom(base, k)
+        elif self.label[w] == 0:
+            self.label[w], self.label_end[w] = 2, p ^ 1
         return False
 
     def scan_queue(self) -> bool:
+        """Scan the edges of every queued outer vertex; True once augmented.
+
+        The hot loop of the algorithm: slack is computed inline, and a loose edge only
+        updates the least-slack bookkeeping used by :meth:`find_delta`.
+        """
+        end, top_of, dual, twice = self.end, self.top_of, self.dual, self.twice
+        tight, label, best = self.tight, self.label, self.best
         while self.queue:
             v = self.queue.pop()
             for p in self.nbr[v]:
-                if self.scan_edge(v, p):
-                    return True
+                w = end[p]
+                bv, bw = top_of[v], top_of[w]
+                if bv == bw:
+                    continue
+                k = p >> 1
+                ks = 0 if tight[k] else dual[v] + dual[w] - twice[k]
+                if ks <= 0:
+                    if self.tight_edge(v, p):
+                        return True
+                elif label[bw] == 1:
+                    if best[bv] == -1 or ks < self.slack(best[bv]):
+                        best[bv] = k
+                elif label[w] == 0 and (best[w] == -1 or ks < self.slack(best[w])):
+                    best[w] = k
         return False
 
     def find_delta(self) -> tuple[int, int, int]:
@@ -360,3 +373,11 @@ def min_cost_perfect_matching(
     if n % 2 or -1 in mate:
         raise ValueError("no perfect matching exists")
     return [(i, m) for i, m in enumerate(mate) if i < m]
+
+
+def max_matching_size(n: int, edges: Sequence[tuple[int, int]]) -> int:
+    """Number of pairs in a maximum matching of the graph (all edges weigh the same)."""
+    solver = _Solver(n, [(i, j, 1) for i, j in edges])
+    while solver.stage():
+        pass
+    return sum(m >= 0 for m in solver.mate) // 2

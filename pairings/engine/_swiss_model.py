@@ -115,19 +115,27 @@ class Problem:
             total = total.plus(self.pair_cost(a, b))
         return total
 
-    def odd_cuts(self) -> list[bool]:
-        """For each boundary below bracket ``c``: is the number of nodes above it odd?"""
-        odd, count = [], 0
+    def parity_needs(self) -> list[int]:
+        """For the cut below each bracket but the last: 1 if an odd number of nodes sits
+        above it (so at least one pairing must cross it), else 0."""
+        needs, count = [], 0
         for group in self.members[:-1]:
             count += len(group)
-            odd.append(count % 2 == 1)
-        return odd
+            needs.append(count % 2)
+        return needs
 
-    def lower_bound(self) -> Cost:
-        """The parity bound of the module docstring; reached means optimal."""
-        cuts = [c for c, odd in enumerate(self.odd_cuts()) if odd]
-        gaps = [self.bracket_points[c] - self.bracket_points[c + 1] for c in cuts]
-        return Cost(0, len(cuts), sum(gaps), sum(g * g for g in gaps), len(cuts))
+    def lower_bound(self, needs: Sequence[int] | None = None) -> Cost:
+        """Best conceivable cost when cut ``c`` must be crossed ``needs[c]`` times (the
+        parity bound of the module docstring by default); reaching it proves optimality.
+        Each crossing at its cut's gap; no rematch, no pair-down skipping a bracket."""
+        if needs is None:
+            needs = self.parity_needs()
+        points = self.bracket_points
+        gaps = [points[c] - points[c + 1] for c in range(len(needs))]
+        crossings = sum(needs)
+        distance = sum(n * g for n, g in zip(needs, gaps, strict=True))
+        spread = sum(n * g * g for n, g in zip(needs, gaps, strict=True))
+        return Cost(0, crossings, distance, spread, crossings)
 
 
 def bye_bracket(players: Sequence[SwissPlayer]) -> tuple[int, bool]:

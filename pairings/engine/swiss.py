@@ -48,7 +48,9 @@ def pair_swiss(players: Sequence[SwissPlayer], *, rng: random.Random) -> SwissRo
     higher bracket first, then the bye (``table=None``) last. ``pair_downs`` counts
     pairings between different match points, ``rematches`` the rematch pairings (flagged
     ``rematch=True``, only when no pairing without them exists), ``notes`` tells the
-    organiser about an unavoidable rematch or an unusual bye.
+    organiser about an unavoidable rematch or an unusual bye, and ``proven_optimal`` is
+    False only when a large event (more than 160 players) had to be repaired locally and
+    the lower bound could not confirm the result.
 
     Rules: P-SW-1 (round 1 at random: one bracket), P-SW-2 (brackets by match points,
     random within), P-SW-3 (an odd bracket pairs one player down into the next bracket,
@@ -63,12 +65,12 @@ def pair_swiss(players: Sequence[SwissPlayer], *, rng: random.Random) -> SwissRo
     pairs, proven = solve(problem, rng)
     pairings = _pairings(problem, pairs)
     rematches = sum(p.rematch for p in pairings)
-    notes = _bye_notes(players, problem) + _quality_notes(rematches, proven)
     return SwissRound(
         pairings=pairings,
         pair_downs=sum(p.pair_down for p in pairings),
         rematches=rematches,
-        notes=notes,
+        notes=_bye_notes(players, problem) + _rematch_notes(rematches),
+        proven_optimal=proven,
     )
 
 
@@ -131,11 +133,8 @@ def _bye_notes(players: Sequence[SwissPlayer], problem: Problem) -> tuple[str, .
     return ()
 
 
-def _quality_notes(rematches: int, proven: bool) -> tuple[str, ...]:
-    notes: tuple[str, ...] = ()
-    if rematches:
-        plural = "es" if rematches > 1 else ""
-        notes += (f"No pairing without a rematch exists: {rematches} rematch{plural}, flagged.",)
-    if not proven:
-        notes += ("Pairing repaired locally; not proven to have the fewest pair-downs.",)
-    return notes
+def _rematch_notes(rematches: int) -> tuple[str, ...]:
+    if not rematches:
+        return ()
+    plural = "es" if rematches > 1 else ""
+    return (f"No pairing without a rematch exists: {rematches} rematch{plural}, flagged.",)

@@ -58,12 +58,16 @@ class SwissRound:
     notes: sentences for the organiser about anything unusual in this round (an
         unavoidable rematch, P-SW-4; a bye that had to move up or go to a player for the
         second time, P-SW-5). Empty for an ordinary round.
+    proven_optimal: False only when a large event needed a local repair whose result the
+        engine could not prove to be the best possible (see ``pairings/engine/_swiss_solve``);
+        the pairing is valid either way.
     """
 
     pairings: tuple[Pairing, ...]
     pair_downs: int = 0
     rematches: int = 0
     notes: tuple[str, ...] = ()
+    proven_optimal: bool = True
 
     @property
     def bye(self) -> str | None:

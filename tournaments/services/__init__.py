@@ -2,7 +2,7 @@
 atomic, audited. Views, tasks, the admin and commands call these."""
 
 from .audit import audit_log
-from .events import event_create, unique_slug
+from .events import event_create, event_finish, unique_slug
 from .registrations import (
     parse_player_lines,
     registration_add,
@@ -22,6 +22,7 @@ __all__ = [
     "audit_log",
     "correction_window_open",
     "event_create",
+    "event_finish",
     "match_result_text",
     "parse_player_lines",
     "registration_add",

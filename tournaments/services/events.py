@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from ..errors import InvalidInput
-from ..models import Division, DivisionCode, Event, EventStaff, StaffRole, Structure
+from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
 from ..rulesets import get_ruleset
 from .audit import audit_log
 
@@ -75,3 +75,22 @@ def event_create(
         EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
     audit_log(event=event, by=by, action="event.create", obj=event, new={"name": event.name})
     return event
+
+
+@transaction.atomic
+def event_finish(*, event: Event, by: Any) -> Event:
+    """Mark the event finished (every Swiss round and every top cut played). Idempotent."""
+    ev = Event.objects.select_for_update().get(pk=event.pk)
+    if ev.status != EventStatus.FINISHED:
+        old = ev.status
+        ev.status = EventStatus.FINISHED
+        ev.save(update_fields=["status"])
+        audit_log(
+            event=ev,
+            by=by,
+            action="event.finish",
+            obj=ev,
+            old={"status": old},
+            new={"status": ev.status},
+        )
+    return ev

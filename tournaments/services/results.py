@@ -108,5 +108,6 @@ def slip_enter(
         reason=reason,
     )
     round_complete_if_reported(rnd, by=by)
-    standings_refresh_on_commit(rnd.event_id)
+    if rnd.status == RoundStatus.COMPLETE:  # standings change only with complete rounds
+        standings_refresh_on_commit(rnd.event_id)
     return m

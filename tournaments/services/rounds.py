@@ -146,11 +146,16 @@ def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
     return True
 
 
-def standings_refresh_on_commit(event_id: int) -> None:
-    """Queue the standings task (``standings.tasks.standings_compute``) after commit.
+def task_on_commit(name: str, *args: Any) -> None:
+    """Queue the Celery task registered as ``name`` once the transaction commits.
 
-    Sent by name because ``tournaments`` must not import ``standings`` (STYLE.md layout).
+    Looked up by name so ``tournaments`` needs not import ``standings`` or ``pairings``
+    (STYLE.md layout); ``current_app.tasks`` loads every app's ``tasks`` module, so the
+    task runs eagerly when no broker is configured.
     """
-    transaction.on_commit(
-        lambda: current_app.signature("standings.tasks.standings_compute", args=(event_id,)).delay()
-    )
+    transaction.on_commit(lambda: current_app.tasks[name].delay(*args))
+
+
+def standings_refresh_on_commit(event_id: int) -> None:
+    """Queue the standings task (``standings.tasks.standings_compute``) after commit."""
+    task_on_commit("standings.tasks.standings_compute", event_id)

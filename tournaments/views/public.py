@@ -80,7 +80,7 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     context.update(form=form, query=query, order=order,
                    several=len(context["current_rounds"]) > 1)
     if query:
-        context["results"] = pairings_search_for_public(context["current_rounds"], query)
+        context["results"] = pairings_search_for_public(event, context["current_rounds"], query)
     elif context["current_rounds"]:
         context["fragment"] = pairings_fragment(event, context["current_rounds"])[f"by_{order}"]
     return _page(request, "tournaments/public/pairings.html", context)

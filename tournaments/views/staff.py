@@ -197,12 +197,18 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
 @event_operator_required
 def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
     """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
-    is done or failed (the finished partial carries no trigger, so polling stops)."""
+    is done or failed. The finished partial carries no trigger, so polling stops, and
+    asks the page to reload so every panel shows the new round."""
     run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
     context = {"event": event, "run": run,
                "paired": list(event.rounds.filter(status=RoundStatus.PAIRED))}
     template = "tournaments/staff/run.html"
-    return render(request, f"{template}#run" if request.htmx else template, context)
+    if not request.htmx:
+        return render(request, template, context)
+    response = render(request, f"{template}#run", context)
+    if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
+        response["HX-Refresh"] = "true"
+    return response
 
 
 # --- rounds and match slips -----------------------------------------------------------

@@ -1,0 +1,82 @@
+"""A whole Swiss + top cut event through the services (P-SW, P-TC, P-POST, R-4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pairings import pods
+from pairings.services import pairing_request, pod_states, round_pair
+from standings.models import StandingsSnapshot
+from standings.services import standings_latest
+from tests import factories
+from tournaments import services
+from tournaments.errors import PairingImpossible
+from tournaments.models import BackgroundRun, EventStatus, Outcome, Phase
+
+pytestmark = pytest.mark.django_db
+
+
+def play(rnd, by, pick=0):
+    services.round_publish(round=rnd, by=by)
+    services.round_start(round=rnd, by=by)
+    for m in (
+        rnd.matches.filter(outcome=Outcome.PENDING).order_by("table").prefetch_related("seats")
+    ):
+        seats = list(m.seats.all())
+        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[pick].registration, by=by)
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the standings task runs on commit
+def test_P_TC_1_to_3_swiss_then_top_4_then_final_standings(organiser):
+    event = factories.event_with_players(10, by=organiser, swiss_rounds=3, top_cut_size=4)
+    for n in range(1, 4):
+        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=n)
+        assert rnd.phase == Phase.SWISS and rnd.number == n
+        play(rnd, organiser)
+    swiss = standings_latest(event).data["divisions"]["open"]
+    swiss_ids = [row["player"] for row in swiss]
+    (semis,) = round_pair(event=event, pod="open", by=organiser)
+    assert (semis.phase, semis.pod, semis.number) == (Phase.TOP_CUT, "open-top-cut", 4)
+    tables = [
+        [s.registration.external_id for s in m.seats.order_by("seat")]
+        for m in semis.matches.order_by("table")
+    ]
+    assert tables == [[swiss_ids[0], swiss_ids[3]], [swiss_ids[1], swiss_ids[2]]]  # P-SE-1, P-TC-5
+    play(semis, organiser, pick=1)  # the lower seeds win both semi-finals
+    (final,) = round_pair(event=event, pod="open-top-cut", by=organiser)
+    assert final.number == 5 and final.matches.count() == 1
+    play(final, organiser, pick=0)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    snapshot = StandingsSnapshot.objects.filter(event=event).first()
+    assert snapshot.final and snapshot.label == "Final standings"
+    final_ids = [row["player"] for row in snapshot.data["divisions"]["open"]]
+    winner = final.matches.get().winner.external_id
+    assert final_ids[0] == winner
+    # P-TC-3: semi-final losers take 3rd-4th in Swiss order; P-TC-2: 5th+ keep Swiss places.
+    assert final_ids[2:4] == [swiss_ids[0], swiss_ids[1]]
+    assert final_ids[4:] == swiss_ids[4:]
+    with pytest.raises(PairingImpossible, match="finished"):
+        round_pair(event=event, pod="open-top-cut", by=organiser)
+
+
+@pytest.mark.django_db(transaction=True)  # the pairing task runs on commit
+def test_pairing_request_records_progress_in_a_background_run(event8, organiser):
+    run = pairing_request(event=event8, pod="open", by=organiser)
+    assert run.status == "done" and run.seed is not None
+    assert event8.rounds.get(number=1).seed == run.seed
+    again = pairing_request(event=event8, pod="open", by=organiser)
+    assert again.status == "failed" and "Round 1 is paired" in again.error
+    assert BackgroundRun.objects.filter(event=event8).count() == 2
+
+
+def test_pod_states_tell_staff_what_comes_next(event8, organiser):
+    (state,) = pod_states(event8)
+    assert state.can_pair and state.next_action == "Pair Swiss round 1 of 3."
+    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    services.round_publish(round=rnd, by=organiser)
+    services.round_start(round=rnd, by=organiser)
+    (state,) = pod_states(event8)
+    assert not state.can_pair and state.results_missing == 4
+    assert pods.pod_label("junior+senior") == "Junior + Senior"
+    assert pods.pod_label("masters-top-cut") == "Masters top cut"

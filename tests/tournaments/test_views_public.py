@@ -1,0 +1,197 @@
+"""Public pages: announcements, pairings (cached), find my table, standings, bracket.
+
+Nothing unpublished is ever shown: a round in status "paired" is invisible (P-POST-1).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from standings.models import StandingsSnapshot
+from tests import factories
+from tournaments import services
+from tournaments.models import Phase, Player, RoundStatus
+from tournaments.public_cache import pairings_fragment_store
+
+HX = {"HX-Request": "true"}
+
+
+def make_round(event, by, *, status=RoundStatus.PUBLISHED, pod="open", number=1,
+               phase=Phase.SWISS, regs=None):
+    regs = regs or list(event.registrations.order_by("pk"))
+    rnd = services.round_create(
+        event=event, pod=pod, number=number, phase=phase,
+        tables=[(i + 1, regs[2 * i:2 * i + 2], "") for i in range(len(regs) // 2)], by=by,
+    )
+    if status in (RoundStatus.PUBLISHED, RoundStatus.STARTED):
+        services.round_publish(round=rnd, by=by)
+    if status == RoundStatus.STARTED:
+        services.round_start(round=rnd, by=by)
+    return rnd
+
+
+def test_home_lists_events_and_links_to_staff_login(client, event):
+    body = client.get(reverse("home")).content.decode()
+    assert reverse("public:event", args=[event.slug]) in body
+    assert reverse("login") in body
+
+
+def test_home_of_a_signed_in_organiser_lists_their_events(client, event, organiser):
+    client.force_login(organiser)
+    body = client.get(reverse("home")).content.decode()
+    assert reverse("staff:dashboard", args=[event.slug]) in body
+    assert reverse("staff:event_create") in body
+
+
+def test_S_2_event_page_shows_the_announcements(client, organiser):
+    event = factories.event(by=organiser, swiss_rounds=5, top_cut_size=8,
+                            third_place_playoff=True, prizes="Top 8: booster packs")
+    body = client.get(reverse("public:event", args=[event.slug])).content.decode()
+    for text in ("Swiss rounds</dt><dd>5", "Top 8", "3rd/4th place playoff</dt><dd>Yes",
+                 "Top 8: booster packs"):
+        assert text in body
+    for name in ("public:pairings", "public:standings"):
+        assert reverse(name, args=[event.slug]) in body
+
+
+def test_a_paired_round_is_invisible_to_the_public(client, event8, organiser):
+    make_round(event8, organiser, status=RoundStatus.PAIRED)
+    pages = [reverse(n, args=[event8.slug]) for n in
+             ("public:event", "public:pairings", "public:bracket")]
+    pages += [reverse("public:pairings", args=[event8.slug]) + "?by=name",
+              reverse("public:pairings", args=[event8.slug]) + "?q=Player"]
+    for url in pages:
+        body = client.get(url).content.decode()
+        assert "Player 001" not in body, url
+        assert "Round 1" not in body, url
+    # The cache never stores it either, even when asked to render.
+    assert "Player 001" not in pairings_fragment_store(event8.pk)["by_table"]
+
+
+def test_pairings_by_table_and_by_name(client, event8, organiser):
+    make_round(event8, organiser)
+    url = reverse("public:pairings", args=[event8.slug])
+    by_table = client.get(url).content.decode()
+    assert "Round 1" in by_table
+    assert by_table.index("Player 001") < by_table.index("Player 002") < by_table.index(
+        "Player 003")
+    by_name = client.get(url + "?by=name").content.decode()
+    assert "Table <strong>1</strong>" in by_name and "vs Player 002" in by_name
+
+
+def test_find_my_table_with_a_plain_get_form(client, event8, organiser):
+    make_round(event8, organiser)
+    url = reverse("public:pairings", args=[event8.slug])
+    page = client.get(url).content.decode()
+    assert f'<form class="search" method="get" action="{url}"' in page
+    assert f'hx-get="{url}"' in page
+    body = client.get(url, {"q": "player 004"}).content.decode()
+    assert "Player 004" in body and "Table <strong>2</strong>" in body and "vs Player 003" in body
+    assert "Player 006" not in body
+
+
+def test_find_my_table_htmx_answers_only_the_live_fragment(client, event8, organiser):
+    make_round(event8, organiser)
+    url = reverse("public:pairings", args=[event8.slug])
+    body = client.get(url, {"q": "005"}, headers=HX).content.decode()
+    assert body.lstrip().startswith('<section id="live"')
+    assert "<html" not in body and "Table <strong>3</strong>" in body
+
+
+def test_pairings_are_served_from_the_cache_without_rendering_again(
+    client, event8, organiser, django_assert_num_queries
+):
+    make_round(event8, organiser)
+    url = reverse("public:pairings", args=[event8.slug])
+    assert "Player 001" in client.get(url).content.decode()  # miss: rendered and stored
+    Player.objects.filter(name="Player 001").update(name="Renamed Behind The Cache")
+    with django_assert_num_queries(2):  # the event and its current rounds, nothing else
+        body = client.get(url).content.decode()
+    assert "Player 001" in body and "Renamed" not in body
+
+
+def test_round_publish_stores_the_fragment_so_the_first_visitor_hits_the_cache(
+    client, event8, organiser, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    rnd = make_round(event8, organiser, status=RoundStatus.PAIRED)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_publish(round=rnd, by=organiser)
+    with django_assert_num_queries(2):
+        body = client.get(reverse("public:pairings", args=[event8.slug])).content.decode()
+    assert "Player 001" in body
+
+
+def test_a_newly_published_round_replaces_the_stored_fragment(client, event8, organiser):
+    rnd = make_round(event8, organiser, status=RoundStatus.STARTED)
+    url = reverse("public:pairings", args=[event8.slug])
+    client.get(url)
+    for m in rnd.matches.all():
+        services.slip_enter(match=m, outcome="draw", by=organiser)
+    regs = list(event8.registrations.order_by("-pk"))  # reversed: a different round 2
+    make_round(event8, organiser, number=2, regs=regs)
+    body = client.get(url).content.decode()
+    assert "Round 2" in body and "1-0-1" not in body and "0-0-1" in body
+
+
+@pytest.mark.parametrize("page", ["public:event", "public:pairings", "public:standings",
+                                  "public:bracket"])
+def test_public_pages_refresh_only_while_a_round_is_live(client, event8, organiser, page):
+    url = reverse(page, args=[event8.slug])
+    polling = "every 20s [document.visibilityState === 'visible']"
+    assert "every " not in client.get(url).content.decode()
+    make_round(event8, organiser, status=RoundStatus.STARTED)
+    body = client.get(url).content.decode()
+    assert polling in body
+    fragment = client.get(url, headers=HX).content.decode()
+    assert fragment.lstrip().startswith("<section id=\"live\"") and "<html" not in fragment
+
+
+@pytest.mark.parametrize(("page", "most"), [("public:event", 4), ("public:pairings", 2),
+                                            ("public:standings", 3), ("public:bracket", 5)])
+def test_public_pages_take_a_fixed_number_of_queries(
+    client, organiser, page, most, django_assert_max_num_queries
+):
+    event = factories.event_with_players(40, by=organiser)
+    make_round(event, organiser, status=RoundStatus.STARTED)
+    url = reverse(page, args=[event.slug])
+    client.get(url)  # fills the pairings cache
+    with django_assert_max_num_queries(most):
+        assert client.get(url).status_code == 200
+
+
+def test_P_TB_8_standings_show_record_points_and_percentages_with_two_decimals(client, event8):
+    StandingsSnapshot.objects.create(event=event8, label="After round 3", rounds_complete=3, data={
+        "event": event8.slug, "ruleset": "pokemon", "divisions": {"open": [
+            {"place": 1, "player": "p1", "name": "Ash", "match_points": 9, "record": "3-0-0",
+             "dropped": False, "top_cut": False, "tiebreakers": {"owp": 0.6125, "oowp": 0.583333}},
+            {"place": 2, "player": "p2", "name": "Misty", "match_points": 4, "record": "1-1-1",
+             "dropped": True, "top_cut": False, "tiebreakers": {"owp": 0.25, "oowp": 0.5}},
+        ]},
+    })
+    body = client.get(reverse("public:standings", args=[event8.slug])).content.decode()
+    assert "After round 3" in body
+    for text in ("Ash", "3-0-0", "<td>9</td>", "61.25%", "58.33%", "25.00%", "50.00%", "dropped"):
+        assert text in body
+    assert body.index("Ash") < body.index("Misty")
+
+
+def test_bracket_shows_published_top_cut_rounds_with_winners(client, event8, organiser):
+    regs = list(event8.registrations.order_by("pk"))[:4]
+    paired = make_round(event8, organiser, status=RoundStatus.PAIRED, pod="open-top-cut",
+                        phase=Phase.TOP_CUT, regs=regs, number=4)
+    url = reverse("public:bracket", args=[event8.slug])
+    assert "Player 001" not in client.get(url).content.decode()
+    services.round_publish(round=paired, by=organiser)
+    services.round_start(round=paired, by=organiser)
+    first = paired.matches.order_by("table").first()
+    services.slip_enter(match=first, outcome="win", winner=regs[1], by=organiser)
+    body = client.get(url).content.decode()
+    assert "Semi-finals" in body
+    assert '<span class="side winner">Player 002</span>' in body
+    assert reverse("public:bracket", args=[event8.slug]) in client.get(
+        reverse("public:event", args=[event8.slug])).content.decode()
+
+
+def test_unknown_event_is_404(client, db):
+    assert client.get(reverse("public:pairings", args=["nope"])).status_code == 404
