@@ -10,7 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from tournaments.models import Division, DivisionCode, Event, MatchSeat, Phase, Round, RoundStatus
+from django.db.models import QuerySet
+
+from tournaments.models import (
+    Division,
+    DivisionCode,
+    Event,
+    Match,
+    MatchSeat,
+    Phase,
+    Round,
+    RoundStatus,
+)
+
+from .engine.elimination import THIRD_PLACE_WHY, bracket_order
 
 CUT_SUFFIX = "-top-cut"
 
@@ -39,6 +52,11 @@ class Step:
         return ready and self.kind in (StepKind.SWISS, StepKind.TOP_CUT, StepKind.ELIMINATION)
 
 
+def bracket_matches(rnd: Round) -> QuerySet[Match]:
+    """The matches of an elimination round that advance someone (not the 3rd/4th playoff)."""
+    return rnd.matches.filter(table__isnull=False).exclude(why__startswith=THIRD_PLACE_WHY)
+
+
 def cut_pod(division: Division) -> str:
     return f"{division.code}{CUT_SUFFIX}"
 
@@ -58,17 +76,11 @@ def event_pods(event: Event) -> list[str]:
     return swiss + cuts
 
 
-def _division_of_cut_pod(event: Event, pod: str) -> Division:
-    return event.divisions.get(code=pod.removesuffix(CUT_SUFFIX))
-
-
 def cut_seeds(event: Event, pod: str) -> dict[int, int]:
     """``{registration id: seed}`` of a bracket pod, from its first round's bracket order."""
     first = event.rounds.filter(pod=pod).order_by("number").first()
     if first is None:
         return {}
-    from .engine.elimination import bracket_order
-
     seats = list(
         MatchSeat.objects.filter(round=first)
         .order_by("match__table", "seat")
@@ -96,7 +108,7 @@ def next_step(event: Event, pod: str) -> Step:
         return Step(StepKind.WAIT, last.number, _wait_message(last), last)
     number = (last.number if last else 0) + 1
     if pod.endswith(CUT_SUFFIX):
-        if last is not None and last.matches.filter(table__isnull=False).count() > 1:
+        if last is not None and bracket_matches(last).count() > 1:
             return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
         return Step(StepKind.DONE, number, f"{pod_label(pod)} is finished.", last)
     divisions = list(event.divisions.filter(pod=pod).order_by("code"))

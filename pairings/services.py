@@ -108,27 +108,28 @@ def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Rou
 
 
 def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
-    """The next single-elimination round: winners of consecutive tables meet (P-SE-1)."""
-    matches = list(
-        last.matches.filter(table__isnull=False).order_by("table").select_related("winner")
-    )
-    if len(matches) < 2:
-        raise PairingImpossible(f"{pods.pod_label(pod)} is finished.")
-    winners = [m.winner for m in matches]
-    if any(w is None for w in winners):
-        raise ResultsMissing("Every single-elimination match needs a winner (M-SE-2, P-SE).")
-    seed_of = pods.cut_seeds(event, pod)
-    pairings = elimination.next_elimination_round(
-        [str(w.pk) for w in winners if w is not None],
-        seed_of={str(k): v for k, v in seed_of.items()},
-    )
-    regs = {str(w.pk): w for w in winners if w is not None}
+    """The next single-elimination round: winners of consecutive tables meet (P-SE-1);
+    after the semi-finals, the 3rd/4th playoff too when announced (P-TC-4, P-SE-6)."""
+    matches = list(pods.bracket_matches(last).order_by("table").prefetch_related("seats"))
+    if any(m.winner_id is None for m in matches):
+        raise ResultsMissing("Every single-elimination match needs a winner (P-SE).")
+    seed_of = {str(k): v for k, v in pods.cut_seeds(event, pod).items()}
+    winners = [str(m.winner_id) for m in matches]
+    pairings = list(elimination.next_elimination_round(winners, seed_of=seed_of, top_cut=True))
+    if len(matches) == 2 and event.third_place_playoff:
+        semis = [
+            Pairing(table=m.table, players=tuple(str(s.registration_id) for s in m.seats.all()))
+            for m in matches
+        ]
+        by_table = {m.table: str(m.winner_id) for m in matches if m.table is not None}
+        pairings.append(elimination.third_place_playoff(semis, by_table, seed_of))
+    regs = Registration.objects.in_bulk([int(p) for pr in pairings for p in pr.players])
     return round_create(
         event=event,
         pod=pod,
         number=last.number + 1,
         phase=last.phase,
-        tables=_to_tables(pairings, regs),
+        tables=_to_tables(pairings, {str(k): v for k, v in regs.items()}),
         by=by,
     )
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
+from pairings.engine.elimination import THIRD_PLACE_WHY
 from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
 from tournaments.rulesets import get_ruleset
 from tournaments.services import event_finish
@@ -133,7 +134,10 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
     return (
         last is not None
         and last.status == RoundStatus.COMPLETE
-        and last.matches.filter(table__isnull=False).count() == 1
+        and last.matches.filter(table__isnull=False)
+        .exclude(why__startswith=THIRD_PLACE_WHY)
+        .count()
+        == 1
     )
 
 

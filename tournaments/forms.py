@@ -16,13 +16,19 @@ DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
     "open": ("One open division (no age divisions)", {DivisionCode.OPEN: "open"}),
     "age": (
         "Junior, Senior, Masters, each its own Swiss (every division has 6+ players)",
-        {DivisionCode.JUNIOR: "junior", DivisionCode.SENIOR: "senior",
-         DivisionCode.MASTERS: "masters"},
+        {
+            DivisionCode.JUNIOR: "junior",
+            DivisionCode.SENIOR: "senior",
+            DivisionCode.MASTERS: "masters",
+        },
     ),
     "age-modified": (
         "Junior and Senior paired together, Masters apart (age-modified Swiss)",
-        {DivisionCode.JUNIOR: "junior+senior", DivisionCode.SENIOR: "junior+senior",
-         DivisionCode.MASTERS: "masters"},
+        {
+            DivisionCode.JUNIOR: "junior+senior",
+            DivisionCode.SENIOR: "junior+senior",
+            DivisionCode.MASTERS: "masters",
+        },
     ),
 }
 
@@ -36,16 +42,20 @@ class EventForm(forms.Form):
     )
     structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.SWISS_TOP_CUT)
     divisions = forms.ChoiceField(
-        choices=[(k, label) for k, (label, _) in DIVISION_LAYOUTS.items()], initial="open",
+        choices=[(k, label) for k, (label, _) in DIVISION_LAYOUTS.items()],
+        initial="open",
         label="Age divisions",
     )
-    swiss_rounds = forms.IntegerField(min_value=0, max_value=20, initial=3,
-                                      label="Swiss rounds (announced)")
-    top_cut_size = forms.TypedChoiceField(choices=TOP_CUT_CHOICES, coerce=int, initial=0,
-                                          label="Top cut")
+    swiss_rounds = forms.IntegerField(
+        min_value=0, max_value=20, initial=3, label="Swiss rounds (announced)"
+    )
+    top_cut_size = forms.TypedChoiceField(
+        choices=TOP_CUT_CHOICES, coerce=int, initial=0, label="Top cut"
+    )
     third_place_playoff = forms.BooleanField(required=False, label="3rd/4th place playoff")
     prizes = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text="How many players receive prizes, and what.",
     )
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -64,8 +74,9 @@ class PlayerForm(forms.Form):
     name = forms.CharField(max_length=200)
     player_id = forms.CharField(max_length=40, required=False, label="Player id")
     birth_year = forms.IntegerField(min_value=1900, max_value=2100, required=False)
-    division = forms.ModelChoiceField(queryset=Division.objects.none(), required=False,
-                                      empty_label=None)
+    division = forms.ModelChoiceField(
+        queryset=Division.objects.none(), required=False, empty_label=None
+    )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -87,8 +98,12 @@ class DropForm(forms.Form):
     reason = forms.CharField(max_length=200, required=False)
 
 
-RESULT_CHOICES = [("p1", "Player 1 wins"), ("p2", "Player 2 wins"), ("draw", "Tie"),
-                  ("double-loss", "Double loss")]
+RESULT_CHOICES = [
+    ("p1", "Player 1 wins"),
+    ("p2", "Player 2 wins"),
+    ("draw", "Tie"),
+    ("double-loss", "Double loss"),
+]
 
 
 class ResultForm(forms.Form):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q
 
 from .models import (
     Division,
@@ -36,8 +36,16 @@ ELIMINATION_PHASES = (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
 CUT_SUFFIX = "-top-cut"
 
 # P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
-P_RT_1 = ((8, 3, 0), (12, 4, 4), (20, 5, 4), (32, 5, 8), (64, 6, 8), (128, 7, 8), (226, 8, 8),
-          (409, 9, 8))
+P_RT_1 = (
+    (8, 3, 0),
+    (12, 4, 4),
+    (20, 5, 4),
+    (32, 5, 8),
+    (64, 6, 8),
+    (128, 7, 8),
+    (226, 8, 8),
+    (409, 9, 8),
+)
 
 
 def recommended_structure(players: int) -> tuple[int, int]:
@@ -218,8 +226,17 @@ def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -
         reg = s.registration
         return SeatView(reg.pk, reg.player.name, f"{w}-{lo}-{t}", points(w, t), reg.dropped)
 
-    return MatchView(m.pk, m.table, tuple(seat(s) for s in m.seats.all()), m.outcome,
-                     m.winner_id, m.version, m.why, m.pair_down, m.rematch)
+    return MatchView(
+        m.pk,
+        m.table,
+        tuple(seat(s) for s in m.seats.all()),
+        m.outcome,
+        m.winner_id,
+        m.version,
+        m.why,
+        m.pair_down,
+        m.rematch,
+    )
 
 
 def _table_order(m: Match) -> tuple[bool, bool, int]:
@@ -227,7 +244,10 @@ def _table_order(m: Match) -> tuple[bool, bool, int]:
 
 
 def _round_views(
-    event: Event, rounds: Sequence[Round], *, records: bool = True,
+    event: Event,
+    rounds: Sequence[Round],
+    *,
+    records: bool = True,
     match_ids: Sequence[int] | None = None,
 ) -> list[RoundView]:
     """RoundViews for ``rounds`` of one event (only ``match_ids`` when given): two queries
@@ -244,9 +264,17 @@ def _round_views(
     points = get_ruleset(event.ruleset).match_points
     return [
         RoundView(
-            r.pk, r.pod, pod_label(r.pod), r.number, r.phase, r.get_phase_display(), r.status,
+            r.pk,
+            r.pod,
+            pod_label(r.pod),
+            r.number,
+            r.phase,
+            r.get_phase_display(),
+            r.status,
             r.get_status_display(),
-            tuple(_match_view(m, history, points) for m in sorted(by_round[r.pk], key=_table_order)),
+            tuple(
+                _match_view(m, history, points) for m in sorted(by_round[r.pk], key=_table_order)
+            ),
         )
         for r in rounds
     ]
@@ -261,8 +289,11 @@ def round_for_staff(rnd: Round) -> RoundView:
 def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     """One table (to redraw its row after a slip) and how many results its round still
     misses. 4 queries."""
-    m = (Match.objects.select_related("round__event").prefetch_related(_seat_prefetch())
-         .get(pk=match_id))
+    m = (
+        Match.objects.select_related("round__event")
+        .prefetch_related(_seat_prefetch())
+        .get(pk=match_id)
+    )
     rnd = m.round
     ids = [s.registration_id for s in m.seats.all()]
     history = _records(rnd.event, {rnd.pod: rnd.number}, registrations=ids)
@@ -277,7 +308,9 @@ def current_public_rounds(event: Event) -> list[Round]:
     for r in Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).order_by("number"):
         latest[r.pod] = r
     cut = {p.removesuffix(CUT_SUFFIX) for p in latest if p.endswith(CUT_SUFFIX)}
-    current = [r for p, r in latest.items() if p.endswith(CUT_SUFFIX) or not cut & set(p.split("+"))]
+    current = [
+        r for p, r in latest.items() if p.endswith(CUT_SUFFIX) or not cut & set(p.split("+"))
+    ]
     return sorted(current, key=lambda r: (r.pod.endswith(CUT_SUFFIX), r.pod))
 
 
@@ -321,8 +354,9 @@ def pairings_search_for_public(
     if not query or not rounds:
         return []
     match_ids = list(
-        MatchSeat.objects.filter(round__in=rounds, registration__player__name__icontains=query)
-        .values_list("match_id", flat=True)[:limit]
+        MatchSeat.objects.filter(
+            round__in=rounds, registration__player__name__icontains=query
+        ).values_list("match_id", flat=True)[:limit]
     )
     views = _round_views(event, rounds, records=False, match_ids=match_ids)
     needle = query.casefold()
@@ -333,8 +367,9 @@ def bracket_for_public(event: Event) -> list[tuple[str, list[RoundView]]]:
     """The published top-cut / single-elimination rounds, grouped by bracket:
     ``[(label, [round, ...]), ...]``. 3 queries."""
     rounds = list(
-        Round.objects.filter(event=event, status__in=PUBLIC_STATUSES, phase__in=ELIMINATION_PHASES)
-        .order_by("pod", "number")
+        Round.objects.filter(
+            event=event, status__in=PUBLIC_STATUSES, phase__in=ELIMINATION_PHASES
+        ).order_by("pod", "number")
     )
     brackets: dict[str, list[RoundView]] = defaultdict(list)
     for view in _round_views(event, rounds, records=False):
@@ -360,21 +395,38 @@ class DivisionSummary:
 def divisions_for_event(event: Event) -> list[DivisionSummary]:
     """Each division with its player counts and announced and recommended structure
     (P-RT-1 by the active players of the division). 1 query."""
-    rows = Division.objects.filter(event=event).annotate(
-        n=Count("registrations", filter=Q(registrations__disqualified=False)),
-        active=Count("registrations", filter=Q(registrations__disqualified=False,
-                                               registrations__dropped_after_round__isnull=True)),
-    ).select_related("event")
+    rows = (
+        Division.objects.filter(event=event)
+        .annotate(
+            n=Count("registrations", filter=Q(registrations__disqualified=False)),
+            active=Count(
+                "registrations",
+                filter=Q(
+                    registrations__disqualified=False,
+                    registrations__dropped_after_round__isnull=True,
+                ),
+            ),
+        )
+        .select_related("event")
+    )
     return [
-        DivisionSummary(d.code, d.get_code_display(), d.pod, d.n, d.active, d.rounds, d.cut,
-                        recommended_structure(d.active))
+        DivisionSummary(
+            d.code,
+            d.get_code_display(),
+            d.pod,
+            d.n,
+            d.active,
+            d.rounds,
+            d.cut,
+            recommended_structure(d.active),
+        )
         for d in rows
     ]
 
 
 def events_for_home(user: Any, limit: int = 30) -> tuple[list[Event], list[Event]]:
     """``(recent events, events the user is staff of)`` for the home page. 2 queries."""
-    recent = list(Event.objects.order_by("-date", "-created_at")[:limit])
+    recent = list(Event.objects.order_by(F("date").desc(nulls_last=True), "-created_at")[:limit])
     mine: list[Event] = []
     if getattr(user, "is_authenticated", False):
         ids = EventStaff.objects.filter(user=user).values("event_id")
@@ -391,9 +443,11 @@ def registrations_for_staff(event: Event) -> list[Registration]:
     )
 
 
-def rounds_for_staff(event: Event) -> list[Round]:
-    """Every round of the event, by pod and number. 1 query."""
-    return list(Round.objects.filter(event=event).order_by("pod", "number"))
+def rounds_for_staff(event: Event) -> list[tuple[str, Round]]:
+    """Every round of the event with its pod's label, by number and pod. 1 query."""
+    return [
+        (pod_label(r.pod), r) for r in Round.objects.filter(event=event).order_by("number", "pod")
+    ]
 
 
 # --- standings ------------------------------------------------------------------------
@@ -419,9 +473,13 @@ def standings_for_public(data: dict[str, Any]) -> list[tuple[str, list[StandingL
     for code, rows in data.get("divisions", {}).items():
         lines = [
             StandingLine(
-                row.get("place"), row.get("name", row.get("player", "")), row.get("record", ""),
-                row.get("match_points", 0), percent(row.get("tiebreakers", {}).get("owp")),
-                percent(row.get("tiebreakers", {}).get("oowp")), bool(row.get("dropped")),
+                row.get("place"),
+                row.get("name", row.get("player", "")),
+                row.get("record", ""),
+                row.get("match_points", 0),
+                percent(row.get("tiebreakers", {}).get("owp")),
+                percent(row.get("tiebreakers", {}).get("oowp")),
+                bool(row.get("dropped")),
                 bool(row.get("top_cut")),
             )
             for row in rows

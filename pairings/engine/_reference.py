@@ -1,4 +1,4 @@
-"""Exact reference for Swiss pairing quality (private; used by tests and the bench only).
+"""Exact reference for Swiss pairing quality (private; for tests, never for pairing).
 
 Written apart from the solvers on purpose: it enumerates every perfect matching (with
 memoisation over the set of players still unpaired), so it is exponential and refuses

@@ -124,18 +124,13 @@ class Problem:
             needs.append(count % 2)
         return needs
 
-    def lower_bound(self, needs: Sequence[int] | None = None) -> Cost:
-        """Best conceivable cost when cut ``c`` must be crossed ``needs[c]`` times (the
-        parity bound of the module docstring by default); reaching it proves optimality.
-        Each crossing at its cut's gap; no rematch, no pair-down skipping a bracket."""
-        if needs is None:
-            needs = self.parity_needs()
+    def lower_bound(self) -> Cost:
+        """The parity bound of the module docstring; reaching it proves optimality: each
+        odd cut crossed once at its gap, no rematch, no pair-down skipping a bracket."""
+        needs = self.parity_needs()
         points = self.bracket_points
-        gaps = [points[c] - points[c + 1] for c in range(len(needs))]
-        crossings = sum(needs)
-        distance = sum(n * g for n, g in zip(needs, gaps, strict=True))
-        spread = sum(n * g * g for n, g in zip(needs, gaps, strict=True))
-        return Cost(0, crossings, distance, spread, crossings)
+        gaps = [points[c] - points[c + 1] for c, need in enumerate(needs) if need]
+        return Cost(0, len(gaps), sum(gaps), sum(g * g for g in gaps), len(gaps))
 
 
 def bye_bracket(players: Sequence[SwissPlayer]) -> tuple[int, bool]:

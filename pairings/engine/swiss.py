@@ -59,6 +59,9 @@ def pair_swiss(players: Sequence[SwissPlayer], *, rng: random.Random) -> SwissRo
     second bye while avoidable), P-SW-7 (fewest pair-downs, then shortest, before
     randomness), P-SW-8 (table order), I-1 (seeded randomness).
 
+    ``SwissPlayer.division`` is not used: age-modified pairing (P-AGE-3, I-4) is not
+    part of this function.
+
     Raises PairingImpossible for fewer than two players or an id listed twice.
     """
     problem = build_problem(players, rng)

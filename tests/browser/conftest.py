@@ -46,7 +46,9 @@ def page(browser):
 def phone(browser):
     """A phone: 390×844, mobile, touch."""
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
         device_scale_factor=3,
     )
     context.set_default_timeout(10_000)

@@ -18,8 +18,12 @@ def test_player_on_a_phone_finds_their_table_by_name(live_server, phone):
     event = factories.event_with_players(12, by=organiser, swiss_rounds=4)
     regs = list(event.registrations.order_by("pk"))
     rnd = services.round_create(
-        event=event, pod="open", number=1, phase=Phase.SWISS, by=organiser,
-        tables=[(t + 1, regs[2 * t:2 * t + 2], "random") for t in range(6)],
+        event=event,
+        pod="open",
+        number=1,
+        phase=Phase.SWISS,
+        by=organiser,
+        tables=[(t + 1, regs[2 * t : 2 * t + 2], "random") for t in range(6)],
     )
     services.round_publish(round=rnd, by=organiser)
 

@@ -80,3 +80,26 @@ def test_pod_states_tell_staff_what_comes_next(event8, organiser):
     assert not state.can_pair and state.results_missing == 4
     assert pods.pod_label("junior+senior") == "Junior + Senior"
     assert pods.pod_label("masters-top-cut") == "Masters top cut"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_P_TC_4_third_place_playoff_decides_3rd_and_4th(organiser):
+    event = factories.event_with_players(
+        8, by=organiser, swiss_rounds=3, top_cut_size=4, third_place_playoff=True
+    )
+    for n in range(1, 4):
+        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=n)
+        play(rnd, organiser)
+    swiss_ids = [r["player"] for r in standings_latest(event).data["divisions"]["open"]]
+    (semis,) = round_pair(event=event, pod="open", by=organiser)
+    play(semis, organiser, pick=0)  # seeds 1 and 2 reach the final
+    (last,) = round_pair(event=event, pod="open-top-cut", by=organiser)
+    final, playoff = last.matches.order_by("table")
+    assert playoff.table == 2 and playoff.why.startswith("3rd/4th place playoff")
+    seeds_in_playoff = [s.registration.external_id for s in playoff.seats.order_by("seat")]
+    assert seeds_in_playoff == [swiss_ids[2], swiss_ids[3]]
+    play(last, organiser, pick=1)  # seed 2 wins the final, seed 4 wins the playoff
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    order = [r["player"] for r in standings_latest(event).data["divisions"]["open"]]
+    assert order[:4] == [swiss_ids[1], swiss_ids[0], swiss_ids[3], swiss_ids[2]]

@@ -25,8 +25,12 @@ from tournaments.models import Division, Phase, Registration, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
-TDF = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pokemon" / (
-    "2025-dg-nov-cup.tdf"
+TDF = (
+    Path(__file__).resolve().parents[2].parent
+    / "shared"
+    / "data"
+    / "pokemon"
+    / ("2025-dg-nov-cup.tdf")
 )
 HX = {"HX-Request": "true"}
 CATEGORY = {"junior": 0, "senior": 1, "masters": 2}
@@ -38,10 +42,15 @@ def _register(client, event, tournament: TdfTournament) -> dict[str, Registratio
     data = tdf_event_data(tournament)
     divisions = {d.code: d for d in Division.objects.filter(event=event)}
     for p in data.players:
-        response = client.post(reverse("staff:player_add", args=[event.slug]), {
-            "name": p.name, "player_id": p.player_id, "birth_year": p.birth_year or "",
-            "division": divisions[p.division].pk,
-        })
+        response = client.post(
+            reverse("staff:player_add", args=[event.slug]),
+            {
+                "name": p.name,
+                "player_id": p.player_id,
+                "birth_year": p.birth_year or "",
+                "division": divisions[p.division].pk,
+            },
+        )
         assert response.status_code == 302, response.content.decode()[:2000]
     regs = Registration.objects.filter(event=event).select_related("player", "division")
     return {r.player.player_id: r for r in regs}
@@ -59,8 +68,10 @@ def _rounds(tournament: TdfTournament, regs: dict[str, Registration]):
                 else:
                     key = (regs[m.players[0]].division.pod, Phase.SWISS)
                 by_number[rnd.number][key].append(m)
-    return {n: [(pod, phase, ms) for (pod, phase), ms in groups.items()]
-            for n, groups in sorted(by_number.items())}
+    return {
+        n: [(pod, phase, ms) for (pod, phase), ms in groups.items()]
+        for n, groups in sorted(by_number.items())
+    }
 
 
 def _play(client, event, rnd, matches, regs) -> None:
@@ -101,7 +112,10 @@ def test_R_5_league_cup_replayed_through_the_staff_pages_matches_official_standi
 ):
     tournament = parse_tdf(TDF.read_bytes())
     event = services.event_create(
-        name="DG Nov Cup replay", by=organiser, swiss_rounds=5, top_cut_size=4,
+        name="DG Nov Cup replay",
+        by=organiser,
+        swiss_rounds=5,
+        top_cut_size=4,
         divisions={"junior": "junior+senior", "senior": "junior+senior", "masters": "masters"},
     )
     client.force_login(organiser)
@@ -114,10 +128,17 @@ def test_R_5_league_cup_replayed_through_the_staff_pages_matches_official_standi
     with django_capture_on_commit_callbacks(execute=True):  # the standings task, the cache
         for number, groups in _rounds(tournament, regs).items():
             for pod, phase, matches in groups:
-                tables = [(m.table_number if len(m.players) > 1 else None,
-                           [regs[i] for i in m.players], "from the TOM file") for m in matches]
-                rnd = services.round_create(event=event, pod=pod, number=number, phase=phase,
-                                            tables=tables, by=organiser)
+                tables = [
+                    (
+                        m.table_number if len(m.players) > 1 else None,
+                        [regs[i] for i in m.players],
+                        "from the TOM file",
+                    )
+                    for m in matches
+                ]
+                rnd = services.round_create(
+                    event=event, pod=pod, number=number, phase=phase, tables=tables, by=organiser
+                )
                 _play(client, event, rnd, matches, regs)
             for reg in drops[number]:
                 url = reverse("staff:player_drop", args=[event.slug, reg.pk])

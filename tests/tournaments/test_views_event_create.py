@@ -14,16 +14,25 @@ HX = {"HX-Request": "true"}
 @pytest.mark.parametrize(
     ("players", "expected"),
     [
-        (1, (3, 0)), (7, (3, 0)),  # below the table: our decision, 3 rounds and no cut
+        (1, (3, 0)),
+        (7, (3, 0)),  # below the table: our decision, 3 rounds and no cut
         (8, (3, 0)),
-        (9, (4, 4)), (12, (4, 4)),
-        (13, (5, 4)), (20, (5, 4)),
-        (21, (5, 8)), (32, (5, 8)),
-        (33, (6, 8)), (64, (6, 8)),
-        (65, (7, 8)), (128, (7, 8)),
-        (129, (8, 8)), (226, (8, 8)),
-        (227, (9, 8)), (409, (9, 8)),
-        (410, (10, 8)), (2000, (10, 8)),
+        (9, (4, 4)),
+        (12, (4, 4)),
+        (13, (5, 4)),
+        (20, (5, 4)),
+        (21, (5, 8)),
+        (32, (5, 8)),
+        (33, (6, 8)),
+        (64, (6, 8)),
+        (65, (7, 8)),
+        (128, (7, 8)),
+        (129, (8, 8)),
+        (226, (8, 8)),
+        (227, (9, 8)),
+        (409, (9, 8)),
+        (410, (10, 8)),
+        (2000, (10, 8)),
     ],
 )
 def test_P_RT_1_recommended_rounds_and_cut_at_every_boundary(players, expected):
@@ -61,9 +70,15 @@ def test_creating_an_event_makes_the_creator_organiser_and_opens_players(client,
     response = client.post(
         reverse("staff:event_create"),
         {
-            "name": "Spring Cup", "ruleset": "pokemon", "structure": "swiss-top-cut",
-            "divisions": "age-modified", "swiss_rounds": 5, "top_cut_size": 8,
-            "third_place_playoff": "on", "prizes": "Top 8 get packs", "date": "2026-03-14",
+            "name": "Spring Cup",
+            "ruleset": "pokemon",
+            "structure": "swiss-top-cut",
+            "divisions": "age-modified",
+            "swiss_rounds": 5,
+            "top_cut_size": 8,
+            "third_place_playoff": "on",
+            "prizes": "Top 8 get packs",
+            "date": "2026-03-14",
             "location": "Town hall",
         },
     )
@@ -82,8 +97,14 @@ def test_an_invalid_event_is_refused_with_the_form_errors_and_nothing_created(cl
     client.force_login(organiser)
     response = client.post(
         reverse("staff:event_create"),
-        {"name": "", "ruleset": "mtg", "structure": "swiss", "divisions": "open",
-         "swiss_rounds": 3, "top_cut_size": 3},
+        {
+            "name": "",
+            "ruleset": "mtg",
+            "structure": "swiss",
+            "divisions": "open",
+            "swiss_rounds": 3,
+            "top_cut_size": 3,
+        },
     )
     assert response.status_code == 200
     errors = response.context["form"].errors

@@ -47,8 +47,9 @@ def setting(event8, organiser):
     """An 8-player event with a started round 1 and a pairing run, plus one user per role."""
     regs = list(event8.registrations.order_by("pk"))
     tables = [(i + 1, regs[2 * i : 2 * i + 2], "test") for i in range(4)]
-    rnd = services.round_create(event=event8, pod="open", number=1, phase=Phase.SWISS,
-                                tables=tables, by=organiser)
+    rnd = services.round_create(
+        event=event8, pod="open", number=1, phase=Phase.SWISS, tables=tables, by=organiser
+    )
     other = factories.event(by=factories.user("other-organiser"), name="Other Cup")
     users = {
         "organiser": organiser,

@@ -27,27 +27,34 @@ def test_players_page_lists_registrations_alphabetically(staff_client, event8):
 def test_adding_one_player(staff_client, event):
     response = staff_client.post(
         reverse("staff:player_add", args=[event.slug]),
-        {"name": "Misty Waters", "player_id": "555", "birth_year": "2001"}, follow=True,
+        {"name": "Misty Waters", "player_id": "555", "birth_year": "2001"},
+        follow=True,
     )
     reg = Registration.objects.get(event=event)
-    assert (reg.player.name, reg.player.player_id, reg.player.birth_year) == ("Misty Waters",
-                                                                              "555", 2001)
+    assert (reg.player.name, reg.player.player_id, reg.player.birth_year) == (
+        "Misty Waters",
+        "555",
+        2001,
+    )
     assert "Added Misty Waters." in response.content.decode()
 
 
 def test_adding_a_player_into_a_chosen_division(staff_client, organiser):
-    event = factories.event(by=organiser, divisions={"junior": "junior+senior",
-                                                     "senior": "junior+senior",
-                                                     "masters": "masters"})
+    event = factories.event(
+        by=organiser,
+        divisions={"junior": "junior+senior", "senior": "junior+senior", "masters": "masters"},
+    )
     senior = event.divisions.get(code="senior")
-    staff_client.post(reverse("staff:player_add", args=[event.slug]),
-                      {"name": "Brock", "division": senior.pk})
+    staff_client.post(
+        reverse("staff:player_add", args=[event.slug]), {"name": "Brock", "division": senior.pk}
+    )
     assert Registration.objects.get(event=event).division == senior
 
 
 def test_a_duplicate_player_id_is_refused_with_the_services_message(staff_client, event8):
-    response = staff_client.post(reverse("staff:player_add", args=[event8.slug]),
-                                 {"name": "Copycat", "player_id": "1001"})
+    response = staff_client.post(
+        reverse("staff:player_add", args=[event8.slug]), {"name": "Copycat", "player_id": "1001"}
+    )
     assert response.status_code == 200
     assert "Player id 1001 is already registered" in response.content.decode()
     assert event8.registrations.count() == 8
@@ -55,8 +62,9 @@ def test_a_duplicate_player_id_is_refused_with_the_services_message(staff_client
 
 def test_pasted_csv_lines_are_all_added(staff_client, event):
     text = "Ash Ketchum,100,1999\nMisty,101,2000\nBrock,,\n"
-    response = staff_client.post(reverse("staff:players_import", args=[event.slug]),
-                                 {"lines": text}, follow=True)
+    response = staff_client.post(
+        reverse("staff:players_import", args=[event.slug]), {"lines": text}, follow=True
+    )
     assert "Added 3 players." in response.content.decode()
     names = sorted(event.registrations.values_list("player__name", flat=True))
     assert names == ["Ash Ketchum", "Brock", "Misty"]
@@ -64,8 +72,9 @@ def test_pasted_csv_lines_are_all_added(staff_client, event):
 
 def test_a_bad_csv_line_is_named_and_nothing_is_added(staff_client, event):
     text = "Ash Ketchum,100,1999\nMisty,101,20x0\nBrock,102,2001\n"
-    response = staff_client.post(reverse("staff:players_import", args=[event.slug]),
-                                 {"lines": text})
+    response = staff_client.post(
+        reverse("staff:players_import", args=[event.slug]), {"lines": text}
+    )
     body = response.content.decode()
     assert response.status_code == 200
     assert "Nothing was added." in body and "Line 2" in body
@@ -76,8 +85,9 @@ def test_a_bad_csv_line_is_named_and_nothing_is_added(staff_client, event):
 
 def test_dropping_a_player(staff_client, event8):
     reg = event8.registrations.order_by("pk").first()
-    response = staff_client.post(reverse("staff:player_drop", args=[event8.slug, reg.pk]),
-                                 follow=True)
+    response = staff_client.post(
+        reverse("staff:player_drop", args=[event8.slug, reg.pk]), follow=True
+    )
     reg.refresh_from_db()
     assert reg.dropped_after_round == 0
     assert f"{reg.player.name} dropped after round 0." in response.content.decode()
@@ -86,21 +96,27 @@ def test_dropping_a_player(staff_client, event8):
 def test_dropping_twice_shows_the_services_refusal(staff_client, event8, organiser):
     reg = event8.registrations.order_by("pk").first()
     services.registration_drop(registration=reg, by=organiser)
-    response = staff_client.post(reverse("staff:player_drop", args=[event8.slug, reg.pk]),
-                                 follow=True)
+    response = staff_client.post(
+        reverse("staff:player_drop", args=[event8.slug, reg.pk]), follow=True
+    )
     assert "already dropped" in response.content.decode()
 
 
-def test_P_LATE_1_a_late_player_is_told_the_losses_they_receive(staff_client, event8,
-                                                                  organiser):
+def test_P_LATE_1_a_late_player_is_told_the_losses_they_receive(staff_client, event8, organiser):
     regs = list(event8.registrations.order_by("pk"))
-    rnd = services.round_create(event=event8, pod="open", number=1, phase=Phase.SWISS,
-                                tables=[(i + 1, regs[2 * i:2 * i + 2], "") for i in range(4)],
-                                by=organiser)
+    rnd = services.round_create(
+        event=event8,
+        pod="open",
+        number=1,
+        phase=Phase.SWISS,
+        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(4)],
+        by=organiser,
+    )
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
-    response = staff_client.post(reverse("staff:player_add", args=[event8.slug]),
-                                 {"name": "Late Larry"}, follow=True)
+    response = staff_client.post(
+        reverse("staff:player_add", args=[event8.slug]), {"name": "Late Larry"}, follow=True
+    )
     assert "a loss for each of the 1 round(s) already started" in response.content.decode()
     late = event8.registrations.get(player__name="Late Larry")
     assert late.late and late.seats.get().match.outcome == Outcome.LOSS

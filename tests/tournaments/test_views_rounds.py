@@ -32,8 +32,11 @@ def make_round(event, by, *, status=RoundStatus.PAIRED):
     """Round 1 of an 8-player open event, tables in registration order."""
     regs = list(event.registrations.order_by("pk"))
     rnd = services.round_create(
-        event=event, pod="open", number=1, phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i:2 * i + 2], "same record") for i in range(len(regs) // 2)],
+        event=event,
+        pod="open",
+        number=1,
+        phase=Phase.SWISS,
+        tables=[(i + 1, regs[2 * i : 2 * i + 2], "same record") for i in range(len(regs) // 2)],
         by=by,
     )
     if status in (RoundStatus.PUBLISHED, RoundStatus.STARTED):
@@ -81,15 +84,21 @@ def test_a_queued_run_is_polled_every_second(staff_client, event8):
 
 
 def test_a_failed_run_shows_its_error_on_the_dashboard(staff_client, event8):
-    BackgroundRun.objects.create(event=event8, kind="pairing", pod="open",
-                                 status=BackgroundRunStatus.FAILED, error="No players left.")
+    BackgroundRun.objects.create(
+        event=event8,
+        kind="pairing",
+        pod="open",
+        status=BackgroundRunStatus.FAILED,
+        error="No players left.",
+    )
     response = staff_client.get(reverse("staff:dashboard", args=[event8.slug]))
     assert "Pairing open failed: No players left." in response.content.decode()
 
 
 def test_pairing_an_unknown_pod_is_refused(staff_client, event8):
-    response = staff_client.post(reverse("staff:pair", args=[event8.slug]), {"pod": "nope"},
-                                 follow=True)
+    response = staff_client.post(
+        reverse("staff:pair", args=[event8.slug]), {"pod": "nope"}, follow=True
+    )
     assert "Choose a pairing group of this event." in response.content.decode()
     assert not BackgroundRun.objects.exists()
 
@@ -121,8 +130,9 @@ def test_review_shows_tables_players_records_and_why_then_publish_and_start(
 
 def test_publishing_twice_shows_the_services_message(staff_client, event8, organiser):
     rnd = make_round(event8, organiser, status=RoundStatus.PUBLISHED)
-    response = staff_client.post(reverse("staff:round_publish", args=[event8.slug, rnd.pk]),
-                                 follow=True)
+    response = staff_client.post(
+        reverse("staff:round_publish", args=[event8.slug, rnd.pk]), follow=True
+    )
     assert "must be paired (not public) to do that" in response.content.decode()
 
 
@@ -174,8 +184,7 @@ def test_slip_without_javascript_redirects_back_to_the_row(staff_client, event8,
     assert match.outcome == Outcome.DOUBLE_LOSS
 
 
-def test_a_slip_before_the_round_starts_is_refused_with_the_reason(staff_client, event8,
-                                                                   organiser):
+def test_a_slip_before_the_round_starts_is_refused_with_the_reason(staff_client, event8, organiser):
     rnd = make_round(event8, organiser, status=RoundStatus.PUBLISHED)
     match = rnd.matches.order_by("table").first()
     response = slip(staff_client, event8, match, "p1")
@@ -251,3 +260,15 @@ def test_P_TC_1_the_pair_button_cuts_to_the_top_4_and_plays_the_bracket(
     first_row = standings.split("<tbody>")[1].split("</tr>")[0]
     assert champion in first_row and "top cut" in first_row
     assert standings.count('class="cut"') == 4
+
+
+def test_R_6_pairing_while_results_are_missing_shows_the_reason_on_the_pod(
+    staff_client, event8, organiser, django_capture_on_commit_callbacks
+):
+    make_round(event8, organiser, status=RoundStatus.STARTED)
+    with django_capture_on_commit_callbacks(execute=True):
+        staff_client.post(reverse("staff:pair", args=[event8.slug]), {"pod": "open"})
+    response = staff_client.get(reverse("staff:dashboard", args=[event8.slug]))
+    assert "Round 1 still has 4 result(s) missing" in response.content.decode()
+    assert BackgroundRun.objects.get().status == BackgroundRunStatus.FAILED
+    assert Round.objects.filter(event=event8).count() == 1

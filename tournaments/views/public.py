@@ -61,7 +61,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
-    """The event's announcements (S-2), divisions, current rounds and links. 4 queries."""
+    """The event's announcements (S-2), divisions, current rounds and links. 3 queries."""
     event = get_object_or_404(Event, slug=slug)
     context = _event_context(event)
     context["divisions"] = divisions_for_event(event)
@@ -77,8 +77,7 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     form = SearchForm(request.GET)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     order = "name" if request.GET.get("by") == "name" else "table"
-    context.update(form=form, query=query, order=order,
-                   several=len(context["current_rounds"]) > 1)
+    context.update(form=form, query=query, order=order, several=len(context["current_rounds"]) > 1)
     if query:
         context["results"] = pairings_search_for_public(event, context["current_rounds"], query)
     elif context["current_rounds"]:

@@ -33,6 +33,7 @@ from ..models import (
 from ..permissions import event_operator_required, login_required_htmx
 from ..rulesets import get_ruleset
 from ..selectors import (
+    ELIMINATION_PHASES,
     divisions_for_event,
     match_for_staff,
     recommended_structure,
@@ -89,8 +90,12 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     round and next step (pair / review / publish / start / enter results)."""
     runs = _pairing_runs(event)
     pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
-    context = {"event": event, "divisions": divisions_for_event(event), "pods": pods,
-               "rounds": rounds_for_staff(event)}
+    context = {
+        "event": event,
+        "divisions": divisions_for_event(event),
+        "pods": pods,
+        "rounds": rounds_for_staff(event),
+    }
     return render(request, "tournaments/staff/dashboard.html", context)
 
 
@@ -157,8 +162,9 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 @event_operator_required
 def player_drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     """Drop a player (P-SW-6): never paired again, kept in the standings (P-TB-7)."""
-    reg = get_object_or_404(Registration.objects.select_related("player"), pk=registration_id,
-                            event=event)
+    reg = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, event=event
+    )
     form = DropForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     try:
@@ -166,8 +172,9 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{reg.player.name} dropped after round "
-                                  f"{reg.dropped_after_round}.")
+        messages.success(
+            request, f"{reg.player.name} dropped after round {reg.dropped_after_round}."
+        )
     return redirect("staff:players", event.slug)
 
 
@@ -184,9 +191,7 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
     if not event.divisions.filter(pod=pod).exists() and not event.rounds.filter(pod=pod).exists():
         messages.error(request, "Choose a pairing group of this event.")
         return redirect("staff:dashboard", event.slug)
-    run = pairing_request(event=event, pod=pod, by=request.user)
-    if run.status == BackgroundRunStatus.FAILED:
-        messages.error(request, run.error)
+    run = pairing_request(event=event, pod=pod, by=request.user)  # a failure shows on the pod
     paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
     if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
         return redirect("staff:round", event.slug, paired[0].pk)
@@ -200,8 +205,11 @@ def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
     is done or failed. The finished partial carries no trigger, so polling stops, and
     asks the page to reload so every panel shows the new round."""
     run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
-    context = {"event": event, "run": run,
-               "paired": list(event.rounds.filter(status=RoundStatus.PAIRED))}
+    context = {
+        "event": event,
+        "run": run,
+        "paired": list(event.rounds.filter(status=RoundStatus.PAIRED)),
+    }
     template = "tournaments/staff/run.html"
     if not request.htmx:
         return render(request, template, context)
@@ -230,8 +238,12 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
     only_missing = request.GET.get("missing") == "1"
     matches = [m for m in view.tables if not only_missing or m.outcome == Outcome.PENDING]
     context = {
-        "event": event, "round": view, "matches": matches, "only_missing": only_missing,
-        "slips_open": _slips_open(rnd), "ties": _ties_allowed(event, view.is_elimination),
+        "event": event,
+        "round": view,
+        "matches": matches,
+        "only_missing": only_missing,
+        "slips_open": _slips_open(rnd),
+        "ties": _ties_allowed(event, view.is_elimination),
     }
     return render(request, ROUND_TEMPLATE, context)
 
@@ -240,8 +252,9 @@ def _ties_allowed(event: Event, elimination: bool) -> bool:
     return get_ruleset(event.ruleset).allows_ties and not elimination
 
 
-def _round_action(request: HttpRequest, event: Event, round_id: int, action: Any,
-                  done: str) -> HttpResponse:
+def _round_action(
+    request: HttpRequest, event: Event, round_id: int, action: Any, done: str
+) -> HttpResponse:
     rnd = get_object_or_404(Round, pk=round_id, event=event)
     try:
         action(round=rnd, by=request.user)
@@ -256,16 +269,26 @@ def _round_action(request: HttpRequest, event: Event, round_id: int, action: Any
 @event_operator_required
 def round_publish(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """Post the pairings: the round becomes public (P-POST-1)."""
-    return _round_action(request, event, round_id, services.round_publish,
-                         "Round {number} is published: players can see their tables.")
+    return _round_action(
+        request,
+        event,
+        round_id,
+        services.round_publish,
+        "Round {number} is published: players can see their tables.",
+    )
 
 
 @require_POST
 @event_operator_required
 def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """Start the round: its pairings are frozen (P-POST-2) and slips can be entered."""
-    return _round_action(request, event, round_id, services.round_start,
-                         "Round {number} started. Enter results as slips come in.")
+    return _round_action(
+        request,
+        event,
+        round_id,
+        services.round_start,
+        "Round {number} started. Enter results as slips come in.",
+    )
 
 
 def _slip(match: Match, form: ResultForm, by: Any) -> None:
@@ -274,8 +297,9 @@ def _slip(match: Match, form: ResultForm, by: Any) -> None:
     result = form.cleaned_data["result"]
     winner = {"p1": seats[0], "p2": seats[-1]}.get(result) if len(seats) == 2 else None
     outcome = Outcome.WIN if result in ("p1", "p2") else result
-    services.slip_enter(match=match, outcome=outcome, winner=winner,
-                        version=form.cleaned_data["version"], by=by)
+    services.slip_enter(
+        match=match, outcome=outcome, winner=winner, version=form.cleaned_data["version"], by=by
+    )
 
 
 @require_POST
@@ -284,8 +308,9 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     """Enter a match slip from one click. HTMX: answers the table's row plus the round's
     progress (results missing) as an out-of-band swap; a stale form (version mismatch)
     shows "This match was just recorded as …". Without JS: redirects to the round."""
-    match = get_object_or_404(Match.objects.select_related("round"), pk=match_id,
-                              round__event=event)
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__event=event
+    )
     form = ResultForm(request.POST)
     error, status = "", 200
     if not form.is_valid():
@@ -304,9 +329,16 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         return redirect(f"{url}#match-{match.pk}")
     rnd = Round.objects.get(pk=match.round_id)
     view, missing = match_for_staff(match.pk)
-    context = {"event": event, "m": view, "error": error, "missing": missing, "round": rnd,
-               "status_label": rnd.get_status_display(), "slips_open": _slips_open(rnd),
-               "ties": _ties_allowed(event, rnd.phase in ("top-cut", "single-elimination"))}
+    context = {
+        "event": event,
+        "m": view,
+        "error": error,
+        "missing": missing,
+        "round": rnd,
+        "status_label": rnd.get_status_display(),
+        "slips_open": _slips_open(rnd),
+        "ties": _ties_allowed(event, rnd.phase in ELIMINATION_PHASES),
+    }
     return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)
 
 
@@ -320,8 +352,13 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
     or ``?snapshot=<id>``; the final standings once the event is finished."""
     versions = list(event.standings.defer("data").order_by("-computed_at", "-id")[:100])
     chosen_id = _int_param(request, "snapshot")
-    snapshot = (event.standings.filter(pk=chosen_id).first() if chosen_id
-                else standings_latest(event))
-    context = {"event": event, "versions": versions, "snapshot": snapshot,
-               "divisions": standings_for_public(snapshot.data) if snapshot else []}
+    snapshot = (
+        event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
+    )
+    context = {
+        "event": event,
+        "versions": versions,
+        "snapshot": snapshot,
+        "divisions": standings_for_public(snapshot.data) if snapshot else [],
+    }
     return render(request, "tournaments/staff/standings.html", context)
