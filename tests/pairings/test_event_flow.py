@@ -103,3 +103,16 @@ def test_P_TC_4_third_place_playoff_decides_3rd_and_4th(organiser):
     assert event.status == EventStatus.FINISHED
     order = [r["player"] for r in standings_latest(event).data["divisions"]["open"]]
     assert order[:4] == [swiss_ids[1], swiss_ids[0], swiss_ids[3], swiss_ids[2]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_P_POST_3_every_standings_version_and_slip_is_kept(organiser):
+    event = factories.event_with_players(6, by=organiser, swiss_rounds=2)
+    for n in (1, 2):
+        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=n)
+        play(rnd, organiser)
+    labels = list(
+        StandingsSnapshot.objects.filter(event=event).order_by("id").values_list("label", flat=True)
+    )
+    assert labels == ["After round 1", "Final standings"]
+    assert event.audit.filter(action="result.enter").count() == 6

@@ -186,3 +186,24 @@ def test_P_LATE_1_late_player_gets_a_loss_for_every_started_round(event8, organi
     assert late.late
     losses = Match.objects.filter(seats__registration=late)
     assert [(m.round.number, m.outcome) for m in losses] == [(1, Outcome.LOSS)]
+
+
+def test_P_POST_2_started_round_is_frozen_but_an_unstarted_one_can_be_discarded(event8, organiser):
+    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    services.round_discard(round=rnd, by=organiser, reason="wrong players checked in")
+    assert not event8.rounds.exists()
+    assert AuditEvent.objects.get(event=event8, action="round.discard").old["seed"] == 1
+    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    _start(rnd, organiser)
+    with pytest.raises(RoundStateError, match="P-POST-2"):
+        services.round_discard(round=rnd, by=organiser)
+    with pytest.raises(ResultsMissing):
+        round_pair(event=event8, pod="open", by=organiser)
+    assert [m.pk for m in rnd.matches.all()] == [m.pk for m in event8.rounds.get().matches.all()]
+
+
+def test_P_AGE_6_an_event_without_age_divisions_has_one_open_division(event8):
+    assert list(event8.divisions.values_list("code", "pod")) == [("open", "open")]
+    assert set(
+        Registration.objects.filter(event=event8).values_list("division__code", flat=True)
+    ) == {"open"}

@@ -13,6 +13,7 @@ from .results import correction_window_open, match_result_text, slip_enter
 from .rounds import (
     round_complete_if_reported,
     round_create,
+    round_discard,
     round_publish,
     round_start,
     standings_refresh_on_commit,
@@ -30,6 +31,7 @@ __all__ = [
     "registrations_add_csv",
     "round_complete_if_reported",
     "round_create",
+    "round_discard",
     "round_publish",
     "round_start",
     "slip_enter",

@@ -159,3 +159,36 @@ def task_on_commit(name: str, *args: Any) -> None:
 def standings_refresh_on_commit(event_id: int) -> None:
     """Queue the standings task (``standings.tasks.standings_compute``) after commit."""
     task_on_commit("standings.tasks.standings_compute", event_id)
+
+
+@transaction.atomic
+def round_discard(*, round: Round, by: Any, reason: str = "") -> None:  # noqa: A002
+    """Throw away a round that has not started, so it can be paired again.
+
+    Refused once the round has started: start freezes the pairings (P-POST-2). The
+    discarded pairings stay in the audit trail (P-POST-3).
+    """
+    rnd = _locked(round)
+    if rnd.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
+        raise RoundStateError(
+            f"Round {rnd.number} has started: its pairings are frozen (P-POST-2)."
+        )
+    tables = [
+        [s.registration.external_id for s in m.seats.select_related("registration")]
+        for m in rnd.matches.order_by("table")
+    ]
+    audit_log(
+        event=rnd.event,
+        by=by,
+        action="round.discard",
+        obj=rnd,
+        round_number=rnd.number,
+        old={"status": rnd.status, "seed": rnd.seed, "tables": tables},
+        reason=reason,
+    )
+    was_public = rnd.status == RoundStatus.PUBLISHED
+    rnd.delete()
+    if was_public:
+        from ..public_cache import pairings_fragment_store
+
+        transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
