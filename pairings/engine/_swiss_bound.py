@@ -27,7 +27,7 @@ missed the parity bound.
 
 from __future__ import annotations
 
-from ._blossom import max_matching_size
+from ._matching import max_matching_size
 from ._swiss_model import Cost, Problem
 
 SMALL_SIDE = 64
