@@ -9,9 +9,11 @@ from __future__ import annotations
 import os
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+# Generous waits: the suite may share the machine with other test runs.
+expect.set_options(timeout=10_000)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

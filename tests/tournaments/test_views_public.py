@@ -17,6 +17,22 @@ from tournaments.public_cache import pairings_fragment_store
 HX = {"HX-Request": "true"}
 
 
+@pytest.fixture(autouse=True)
+def private_cache(settings, request):
+    """A cache no other test process can empty between two requests of one test.
+
+    tests/conftest.py clears the cache around every test, and Redis' FLUSHDB ignores the
+    per-process KEY_PREFIX, so a parallel xdist worker can empty the shared Redis database
+    in the middle of a cache-hit test. The browser tests cover the Redis cache itself.
+    """
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": request.node.nodeid,
+        }
+    }
+
+
 def make_round(
     event, by, *, status=RoundStatus.PUBLISHED, pod="open", number=1, phase=Phase.SWISS, regs=None
 ):

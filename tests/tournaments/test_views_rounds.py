@@ -260,6 +260,8 @@ def test_P_TC_1_the_pair_button_cuts_to_the_top_4_and_plays_the_bracket(
     first_row = standings.split("<tbody>")[1].split("</tr>")[0]
     assert champion in first_row and "top cut" in first_row
     assert standings.count('class="cut"') == 4
+    assert "<strong>Final standings</strong>" in standings
+    assert "every 20s" not in standings  # nothing live any more: no polling
 
 
 def test_R_6_pairing_while_results_are_missing_shows_the_reason_on_the_pod(
