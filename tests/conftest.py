@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
-from django.core.cache import cache
 
 from tests import factories
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
-    """Each test starts with an empty cache (the test settings use a per-process key prefix)."""
-    cache.clear()
-    yield
-    cache.clear()
+def _own_cache_namespace(settings):
+    """Each test gets an empty cache of its own on the real Redis server: a fresh key
+    prefix instead of FLUSHDB, which would empty the cache under the other xdist worker.
+    (Changing CACHES makes Django rebuild its cache connections.)"""
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    for conf in caches.values():
+        conf["KEY_PREFIX"] = f"t-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture

@@ -207,3 +207,20 @@ def test_P_AGE_6_an_event_without_age_divisions_has_one_open_division(event8):
     assert set(
         Registration.objects.filter(event=event8).values_list("division__code", flat=True)
     ) == {"open"}
+
+
+def test_P_AGE_1_pasted_players_go_to_the_division_of_their_birth_year(organiser):
+    import datetime as dt
+
+    event = services.event_create(
+        name="Age Cup",
+        by=organiser,
+        date=dt.date(2025, 11, 30),
+        divisions={"junior": "junior+senior", "senior": "junior+senior", "masters": "masters"},
+    )
+    regs = services.registrations_add_csv(
+        event=event, text="Jun,1,2014\nSen,2,2010\nMas,3,2009\n", by=organiser
+    )
+    assert [r.division.code for r in regs] == ["junior", "senior", "masters"]
+    with pytest.raises(InvalidInput, match="Line 1: a birth year is needed"):
+        services.registrations_add_csv(event=event, text="Nobody,4,\n", by=organiser)

@@ -9,8 +9,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from ..errors import InvalidInput
+from ..formats.tdf import division_for, season_end_year
 from ..models import (
     Division,
     Event,
@@ -123,22 +125,45 @@ def registration_add(
     return reg
 
 
+def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> Division:
+    """The event's division for a birth year (P-AGE-1, season from the event date).
+
+    An event with one division takes everyone (P-AGE-6). Raises InvalidInput naming the
+    line when the year is missing or its division is not part of the event.
+    """
+    divisions = {d.code: d for d in event.divisions.all()}
+    if len(divisions) == 1:
+        return next(iter(divisions.values()))
+    if birth_year is None:
+        raise InvalidInput(f"Line {line}: a birth year is needed to choose the age division.")
+    season = season_end_year(event.date or timezone.localdate())
+    code = division_for(birth_year, season)
+    if code not in divisions:
+        raise InvalidInput(
+            f"Line {line}: born {birth_year} is {code}, not a division of this event."
+        )
+    return divisions[code]
+
+
 @transaction.atomic
 def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registration]:
-    """Register every line of pasted CSV text, all or nothing (see ``parse_player_lines``)."""
+    """Register every line of pasted CSV text, all or nothing (see ``parse_player_lines``);
+    each player goes to the age division of their birth year."""
     lines = parse_player_lines(text)
     ids = [line.player_id for line in lines if line.player_id]
     if len(ids) != len(set(ids)):
         raise InvalidInput("The same player id appears twice in the pasted lines.")
+    divisions = [division_by_birth_year(event, ln.birth_year, n) for n, ln in enumerate(lines, 1)]
     return [
         registration_add(
             event=event,
             name=line.name,
             player_id=line.player_id,
             birth_year=line.birth_year,
+            division=division,
             by=by,
         )
-        for line in lines
+        for line, division in zip(lines, divisions, strict=True)
     ]
 
 
