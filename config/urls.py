@@ -1,13 +1,37 @@
-"""URLs: public pages under /e/<event>/, staff pages under /e/<event>/staff/."""
+"""URLs: public pages under /e/<event>/, staff pages under /e/<event>/staff/.
+
+Each app lists its own pages (``<app>/urls_public.py``, ``<app>/urls_staff.py``); they
+are joined here into the two namespaces, ``public`` and ``staff``, so ``tournaments``
+never imports ``pairings`` or ``standings`` (STYLE.md, "Dependencies point one way").
+"""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+import pairings.urls_staff
+import standings.urls_public
+import standings.urls_staff
+import tournaments.urls_public
+import tournaments.urls_staff
+from tournaments.views.public import home
+
+staff_patterns = [
+    *tournaments.urls_staff.urlpatterns,
+    *pairings.urls_staff.urlpatterns,
+    *standings.urls_staff.urlpatterns,
+]
+public_patterns = [
+    *tournaments.urls_public.urlpatterns,
+    *standings.urls_public.urlpatterns,
+]
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("", include("tournaments.urls_staff")),
-    path("", include("tournaments.urls_public")),
+    path("", include((staff_patterns, "staff"))),
+    # Un-namespaced: settings.LOGIN_REDIRECT_URL and LOGOUT_REDIRECT_URL name it.
+    path("", home, name="home"),
+    path("", include((public_patterns, "public"))),
 ]

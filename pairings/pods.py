@@ -2,7 +2,8 @@
 
 A Swiss pod is the set of divisions paired together (R-5); each division with a top cut
 gets its own bracket pod, named ``<division>-top-cut``, whose rounds continue the
-numbering of its Swiss pod.
+numbering of its Swiss pod. Pod names and labels (``CUT_SUFFIX``, ``pod_label``) come
+from ``tournaments.pods``; this module re-exports them for its callers.
 """
 
 from __future__ import annotations
@@ -12,20 +13,12 @@ from enum import StrEnum
 
 from django.db.models import QuerySet
 
-from tournaments.models import (
-    Division,
-    DivisionCode,
-    Event,
-    Match,
-    MatchSeat,
-    Phase,
-    Round,
-    RoundStatus,
-)
+from tournaments.models import Division, Event, Match, MatchSeat, Phase, Round, RoundStatus
+from tournaments.pods import CUT_SUFFIX as CUT_SUFFIX  # re-exported
+from tournaments.pods import cut_pod_name
+from tournaments.pods import pod_label as pod_label  # re-exported
 
 from .engine.elimination import THIRD_PLACE_WHY, bracket_order
-
-CUT_SUFFIX = "-top-cut"
 
 
 class StepKind(StrEnum):
@@ -58,15 +51,7 @@ def bracket_matches(rnd: Round) -> QuerySet[Match]:
 
 
 def cut_pod(division: Division) -> str:
-    return f"{division.code}{CUT_SUFFIX}"
-
-
-def pod_label(pod: str) -> str:
-    """``junior+senior`` → "Junior + Senior"; ``masters-top-cut`` → "Masters top cut"."""
-    if pod.endswith(CUT_SUFFIX):
-        return f"{pod_label(pod.removesuffix(CUT_SUFFIX))} top cut"
-    names = dict(DivisionCode.choices)
-    return " + ".join(names.get(part, part.title()) for part in pod.split("+"))
+    return cut_pod_name(division.code)
 
 
 def event_pods(event: Event) -> list[str]:

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from pairings.engine.elimination import THIRD_PLACE_WHY
 from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
+from tournaments.pods import cut_pod_name
 from tournaments.rulesets import get_ruleset
 from tournaments.services import event_finish
 
@@ -21,8 +22,6 @@ from .engine.placement import top_cut_places
 from .engine.ranking import pokemon_standings
 from .engine.types import StandingRow
 from .models import StandingsSnapshot
-
-CUT_SUFFIX = "-top-cut"
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,7 @@ def division_swiss_order(event: Event, division: Division) -> list[Registration]
 
 
 def _cut_matches(event: Event, division: Division) -> list[Any]:
-    return adapters.match_records(event, f"{division.code}{CUT_SUFFIX}", phases=(Phase.TOP_CUT,))
+    return adapters.match_records(event, cut_pod_name(division.code), phases=(Phase.TOP_CUT,))
 
 
 def _row_json(
@@ -130,7 +129,7 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
         return False
     if not division.cut:
         return True
-    last = event.rounds.filter(pod=f"{division.code}{CUT_SUFFIX}").order_by("-number").first()
+    last = event.rounds.filter(pod=cut_pod_name(division.code)).order_by("-number").first()
     return (
         last is not None
         and last.status == RoundStatus.COMPLETE

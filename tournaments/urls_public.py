@@ -1,23 +1,17 @@
-"""Public URLs: the home page (``home``) and the event pages (namespace ``public``).
+"""Public event pages of ``tournaments`` under ``/e/<event>/`` (namespace ``public``).
 
-``home`` stays un-namespaced: settings.LOGIN_REDIRECT_URL and LOGOUT_REDIRECT_URL name it.
+config/urls.py joins these with ``standings.urls_public`` into the ``public`` namespace;
+the home page (un-namespaced ``home``) is routed there too.
 """
 
-from django.urls import include, path
+from django.urls import path
 
 from .views import public
 
-event_patterns = (
-    [
-        path("", public.event_home, name="event"),
-        path("pairings/", public.pairings, name="pairings"),
-        path("standings/", public.standings, name="standings"),
-        path("bracket/", public.bracket, name="bracket"),
-    ],
-    "public",
-)
+E = "e/<slug:slug>/"
 
 urlpatterns = [
-    path("", public.home, name="home"),
-    path("e/<slug:slug>/", include(event_patterns)),
+    path(E, public.event_home, name="event"),
+    path(f"{E}pairings/", public.pairings, name="pairings"),
+    path(f"{E}bracket/", public.bracket, name="bracket"),
 ]

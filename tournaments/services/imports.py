@@ -24,16 +24,15 @@ from ..models import (
     RoundStatus,
     Structure,
 )
+from ..pods import cut_pod_name
 from .audit import audit_log
 from .events import unique_slug
-
-CUT_SUFFIX = "-top-cut"
 
 
 def _pod_of(match: MatchData, phase: str, division_of: dict[str, DivisionData]) -> str:
     division = division_of[match.players[0]]
     if phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION):
-        return f"{division.code}{CUT_SUFFIX}" if phase == Phase.TOP_CUT else division.pod
+        return cut_pod_name(division.code) if phase == Phase.TOP_CUT else division.pod
     return division.pod
 
 

@@ -1,1 +1,2 @@
-"""Views: ``public`` (no login, phone-first) and ``staff`` (organisers and scorekeepers)."""
+"""Views: ``public`` (no login, phone-first) and ``staff`` (organisers and scorekeepers),
+with ``common`` helpers that the ``pairings`` and ``standings`` views use as well."""

@@ -1,7 +1,9 @@
 """Staff pages: run an event (organisers and scorekeepers, see ``permissions``).
 
 Each view parses input, calls one service, and shows a ``MatchslipError`` as a form
-error or message (STYLE.md §2, §7). Anything else is a bug and propagates.
+error or message (STYLE.md §2, §7). Anything else is a bug and propagates. The
+dashboard and pairing pages live in ``pairings.views.staff``, the standings page in
+``standings.views.staff``.
 """
 
 from __future__ import annotations
@@ -14,22 +16,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from pairings.services import pairing_request, pod_states
-from standings.services import standings_latest
-
 from .. import services
 from ..errors import MatchslipError, ResultConflict
-from ..forms import DropForm, EventForm, PairForm, PlayerForm, PlayersCsvForm, ResultForm
-from ..models import (
-    BackgroundRun,
-    BackgroundRunStatus,
-    Event,
-    Match,
-    Outcome,
-    Registration,
-    Round,
-    RoundStatus,
-)
+from ..forms import DropForm, EventForm, PlayerForm, PlayersCsvForm, ResultForm
+from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
 from ..rulesets import get_ruleset
 from ..selectors import (
@@ -39,23 +29,17 @@ from ..selectors import (
     recommended_structure,
     registrations_for_staff,
     round_for_staff,
-    rounds_for_staff,
-    standings_for_public,
 )
+from .common import int_param
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
-
-
-def _int_param(request: HttpRequest, name: str) -> int | None:
-    value = request.GET.get(name, "")
-    return int(value) if value.isdigit() else None
 
 
 @login_required_htmx
 def event_create(request: HttpRequest) -> HttpResponse:
     """Create an event with its announced structure (S-1, S-2); ``?players=N`` shows the
     P-RT-1 recommendation and pre-fills rounds and cut. The creator becomes organiser."""
-    expected = _int_param(request, "players")
+    expected = int_param(request, "players")
     recommendation = recommended_structure(expected) if expected else None
     initial: dict[str, Any] = {}
     if recommendation:
@@ -73,30 +57,6 @@ def event_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"{event.name} created. Now add the players.")
             return redirect("staff:players", event.slug)
     return render(request, "tournaments/staff/event_create.html", context)
-
-
-def _pairing_runs(event: Event) -> dict[str, BackgroundRun]:
-    """The latest pairing run per pod, when it is still going or failed. 1 query."""
-    latest: dict[str, BackgroundRun] = {}
-    for run in event.runs.filter(kind=BackgroundRun.Kind.PAIRING).order_by("-created_at")[:20]:
-        latest.setdefault(run.pod, run)
-    return {p: r for p, r in latest.items() if r.status != BackgroundRunStatus.DONE}
-
-
-@require_GET
-@event_operator_required
-def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
-    """The event at a glance: divisions with recommended structure, each pod's current
-    round and next step (pair / review / publish / start / enter results)."""
-    runs = _pairing_runs(event)
-    pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
-    context = {
-        "event": event,
-        "divisions": divisions_for_event(event),
-        "pods": pods,
-        "rounds": rounds_for_staff(event),
-    }
-    return render(request, "tournaments/staff/dashboard.html", context)
 
 
 # --- players --------------------------------------------------------------------------
@@ -176,47 +136,6 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
             request, f"{reg.player.name} dropped after round {reg.dropped_after_round}."
         )
     return redirect("staff:players", event.slug)
-
-
-# --- pairing --------------------------------------------------------------------------
-
-
-@require_POST
-@event_operator_required
-def pair(request: HttpRequest, event: Event) -> HttpResponse:
-    """Queue the pairing of a pod's next round: Swiss, then the top cut, then the following
-    elimination rounds. Lands on the review page when pairing already finished."""
-    form = PairForm(request.POST)
-    pod = form.cleaned_data["pod"] if form.is_valid() else ""
-    if not event.divisions.filter(pod=pod).exists() and not event.rounds.filter(pod=pod).exists():
-        messages.error(request, "Choose a pairing group of this event.")
-        return redirect("staff:dashboard", event.slug)
-    run = pairing_request(event=event, pod=pod, by=request.user)  # a failure shows on the pod
-    paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
-    if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
-        return redirect("staff:round", event.slug, paired[0].pk)
-    return redirect(reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}")
-
-
-@require_GET
-@event_operator_required
-def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
-    """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
-    is done or failed. The finished partial carries no trigger, so polling stops, and
-    asks the page to reload so every panel shows the new round."""
-    run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
-    context = {
-        "event": event,
-        "run": run,
-        "paired": list(event.rounds.filter(status=RoundStatus.PAIRED)),
-    }
-    template = "tournaments/staff/run.html"
-    if not request.htmx:
-        return render(request, template, context)
-    response = render(request, f"{template}#run", context)
-    if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
-        response["HX-Refresh"] = "true"
-    return response
 
 
 # --- rounds and match slips -----------------------------------------------------------
@@ -340,25 +259,3 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         "ties": _ties_allowed(event, rnd.phase in ELIMINATION_PHASES),
     }
     return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)
-
-
-# --- standings ------------------------------------------------------------------------
-
-
-@require_GET
-@event_operator_required
-def standings(request: HttpRequest, event: Event) -> HttpResponse:
-    """Standings after each round (every computed version is kept, P-POST-3): the latest,
-    or ``?snapshot=<id>``; the final standings once the event is finished."""
-    versions = list(event.standings.defer("data").order_by("-computed_at", "-id")[:100])
-    chosen_id = _int_param(request, "snapshot")
-    snapshot = (
-        event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
-    )
-    context = {
-        "event": event,
-        "versions": versions,
-        "snapshot": snapshot,
-        "divisions": standings_for_public(snapshot.data) if snapshot else [],
-    }
-    return render(request, "tournaments/staff/standings.html", context)

@@ -1,0 +1,82 @@
+"""Staff pairing pages: the event dashboard (each pod's next step), queueing the pairing
+of a pod's next round, and polling a pairing run (organisers and scorekeepers, see
+``tournaments.permissions``). URL names are in the ``staff`` namespace.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.forms import PairForm
+from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus
+from tournaments.permissions import event_operator_required
+from tournaments.selectors import divisions_for_event, rounds_for_staff
+
+from ..services import pairing_request, pod_states
+
+RUN_TEMPLATE = "pairings/staff/run.html"
+
+
+def _pairing_runs(event: Event) -> dict[str, BackgroundRun]:
+    """The latest pairing run per pod, when it is still going or failed. 1 query."""
+    latest: dict[str, BackgroundRun] = {}
+    for run in event.runs.filter(kind=BackgroundRun.Kind.PAIRING).order_by("-created_at")[:20]:
+        latest.setdefault(run.pod, run)
+    return {p: r for p, r in latest.items() if r.status != BackgroundRunStatus.DONE}
+
+
+@require_GET
+@event_operator_required
+def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
+    """The event at a glance: divisions with recommended structure, each pod's current
+    round and next step (pair / review / publish / start / enter results)."""
+    runs = _pairing_runs(event)
+    pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
+    context = {
+        "event": event,
+        "divisions": divisions_for_event(event),
+        "pods": pods,
+        "rounds": rounds_for_staff(event),
+    }
+    return render(request, "pairings/staff/dashboard.html", context)
+
+
+@require_POST
+@event_operator_required
+def pair(request: HttpRequest, event: Event) -> HttpResponse:
+    """Queue the pairing of a pod's next round: Swiss, then the top cut, then the following
+    elimination rounds. Lands on the review page when pairing already finished."""
+    form = PairForm(request.POST)
+    pod = form.cleaned_data["pod"] if form.is_valid() else ""
+    if not event.divisions.filter(pod=pod).exists() and not event.rounds.filter(pod=pod).exists():
+        messages.error(request, "Choose a pairing group of this event.")
+        return redirect("staff:dashboard", event.slug)
+    run = pairing_request(event=event, pod=pod, by=request.user)  # a failure shows on the pod
+    paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
+    if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
+        return redirect("staff:round", event.slug, paired[0].pk)
+    return redirect(reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}")
+
+
+@require_GET
+@event_operator_required
+def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
+    """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
+    is done or failed. The finished partial carries no trigger, so polling stops, and
+    asks the page to reload so every panel shows the new round."""
+    run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
+    context = {
+        "event": event,
+        "run": run,
+        "paired": list(event.rounds.filter(status=RoundStatus.PAIRED)),
+    }
+    if not request.htmx:
+        return render(request, RUN_TEMPLATE, context)
+    response = render(request, f"{RUN_TEMPLATE}#run", context)
+    if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
+        response["HX-Refresh"] = "true"
+    return response

@@ -1,0 +1,1 @@
+"""Views: ``public`` (the latest standings) and ``staff`` (every computed version)."""

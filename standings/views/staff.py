@@ -1,0 +1,34 @@
+"""The staff standings page (organisers and scorekeepers, see
+``tournaments.permissions``). URL name ``staff:standings``."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from tournaments.models import Event
+from tournaments.permissions import event_operator_required
+from tournaments.selectors import standings_for_public
+from tournaments.views.common import int_param
+
+from ..services import standings_latest
+
+
+@require_GET
+@event_operator_required
+def standings(request: HttpRequest, event: Event) -> HttpResponse:
+    """Standings after each round (every computed version is kept, P-POST-3): the latest,
+    or ``?snapshot=<id>``; the final standings once the event is finished."""
+    versions = list(event.standings.defer("data").order_by("-computed_at", "-id")[:100])
+    chosen_id = int_param(request, "snapshot")
+    snapshot = (
+        event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
+    )
+    context = {
+        "event": event,
+        "versions": versions,
+        "snapshot": snapshot,
+        "divisions": standings_for_public(snapshot.data) if snapshot else [],
+    }
+    return render(request, "standings/staff/standings.html", context)

@@ -1,0 +1,101 @@
+"""Event-level selectors: the recommended structure (P-RT-1), division summaries, the
+home page's event lists and the staff players list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, F, Q
+
+from ..models import Division, Event, EventStaff, Registration
+
+# P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
+P_RT_1 = (
+    (8, 3, 0),
+    (12, 4, 4),
+    (20, 5, 4),
+    (32, 5, 8),
+    (64, 6, 8),
+    (128, 7, 8),
+    (226, 8, 8),
+    (409, 9, 8),
+)
+
+
+def recommended_structure(players: int) -> tuple[int, int]:
+    """Recommended ``(Swiss rounds, top cut size)`` for a division of ``players`` (P-RT-1).
+
+    8 → 3, no cut · 9–12 → 4, top 4 · 13–20 → 5, top 4 · 21–32 → 5, top 8 · 33–64 → 6,
+    top 8 · 65–128 → 7 · 129–226 → 8 · 227–409 → 9 · 410+ → 10, all top 8. The table
+    starts at 8 players; for fewer we recommend 3 rounds and no cut as for 8 (our
+    decision: a smaller event still plays a short Swiss, and a cut of half the field or
+    more is not a cut). Age-modified events use the largest division (P-AGE-4).
+    """
+    for most, rounds, cut in P_RT_1:
+        if players <= most:
+            return rounds, cut
+    return 10, 8
+
+
+@dataclass(frozen=True)
+class DivisionSummary:
+    code: str
+    label: str
+    pod: str
+    players: int
+    active: int
+    rounds: int
+    cut: int
+    recommended: tuple[int, int]
+
+
+def divisions_for_event(event: Event) -> list[DivisionSummary]:
+    """Each division with its player counts and announced and recommended structure
+    (P-RT-1 by the active players of the division). 1 query."""
+    rows = (
+        Division.objects.filter(event=event)
+        .annotate(
+            n=Count("registrations", filter=Q(registrations__disqualified=False)),
+            active=Count(
+                "registrations",
+                filter=Q(
+                    registrations__disqualified=False,
+                    registrations__dropped_after_round__isnull=True,
+                ),
+            ),
+        )
+        .select_related("event")
+    )
+    return [
+        DivisionSummary(
+            d.code,
+            d.get_code_display(),
+            d.pod,
+            d.n,
+            d.active,
+            d.rounds,
+            d.cut,
+            recommended_structure(d.active),
+        )
+        for d in rows
+    ]
+
+
+def events_for_home(user: Any, limit: int = 30) -> tuple[list[Event], list[Event]]:
+    """``(recent events, events the user is staff of)`` for the home page. 2 queries."""
+    recent = list(Event.objects.order_by(F("date").desc(nulls_last=True), "-created_at")[:limit])
+    mine: list[Event] = []
+    if getattr(user, "is_authenticated", False):
+        ids = EventStaff.objects.filter(user=user).values("event_id")
+        mine = list(Event.objects.filter(pk__in=ids).order_by("-created_at")[:limit])
+    return recent, mine
+
+
+def registrations_for_staff(event: Event) -> list[Registration]:
+    """Every registration with player and division, alphabetical. 1 query."""
+    return list(
+        Registration.objects.filter(event=event)
+        .select_related("player", "division")
+        .order_by("player__name", "pk")
+    )

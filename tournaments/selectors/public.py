@@ -1,0 +1,88 @@
+"""Public selectors: only ever published rounds (P-POST-1) — the current round of each
+pod, its pairings by table and by name, a player search and the top-cut brackets."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..models import Event, MatchSeat, Round
+from ..pods import CUT_SUFFIX
+from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
+
+
+def current_public_rounds(event: Event) -> list[Round]:
+    """The latest published round of every pod (never a merely paired one); once a
+    division's top cut is posted, its Swiss pod's last round is no longer current. 1 query."""
+    latest: dict[str, Round] = {}
+    for r in Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).order_by("number"):
+        latest[r.pod] = r
+    cut = {p.removesuffix(CUT_SUFFIX) for p in latest if p.endswith(CUT_SUFFIX)}
+    current = [
+        r for p, r in latest.items() if p.endswith(CUT_SUFFIX) or not cut & set(p.split("+"))
+    ]
+    return sorted(current, key=lambda r: (r.pod.endswith(CUT_SUFFIX), r.pod))
+
+
+def pairings_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:
+    """The public pairings of ``rounds`` (from ``current_public_rounds``), with records
+    before the round. 3 queries."""
+    return _round_views(event, rounds)
+
+
+@dataclass(frozen=True)
+class NameEntry:
+    """One line of the "by name" list: where a player sits this round."""
+
+    name: str
+    table: int | None
+    opponent: str
+    round_label: str
+    note: str
+
+
+def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
+    """Every seated player of ``rounds`` in alphabetical order (no query)."""
+    entries = []
+    for r in rounds:
+        label = f"{r.pod_label} · Round {r.number}"
+        for m in r.matches:
+            for s in m.seats:
+                others = ", ".join(o.name for o in m.seats if o is not s)
+                note = "Bye" if m.is_bye else ("Late-entry loss" if m.is_late_loss else "")
+                entries.append(NameEntry(s.name, m.table, others, label, note))
+    entries.sort(key=lambda e: (e.name.casefold(), e.round_label))
+    return entries
+
+
+def pairings_search_for_public(
+    event: Event, rounds: Sequence[Round], query: str, limit: int = 20
+) -> list[NameEntry]:
+    """Players of ``rounds`` (the current published ones) whose name contains ``query``
+    (case-insensitive), with their table and opponent. At most 3 queries."""
+    query = query.strip()
+    if not query or not rounds:
+        return []
+    match_ids = list(
+        MatchSeat.objects.filter(
+            round__in=rounds, registration__player__name__icontains=query
+        ).values_list("match_id", flat=True)[:limit]
+    )
+    views = _round_views(event, rounds, records=False, match_ids=match_ids)
+    needle = query.casefold()
+    return [e for e in names_for_public(views) if needle in e.name.casefold()]
+
+
+def bracket_for_public(event: Event) -> list[tuple[str, list[RoundView]]]:
+    """The published top-cut / single-elimination rounds, grouped by bracket:
+    ``[(label, [round, ...]), ...]``. 3 queries."""
+    rounds = list(
+        Round.objects.filter(
+            event=event, status__in=PUBLIC_STATUSES, phase__in=ELIMINATION_PHASES
+        ).order_by("pod", "number")
+    )
+    brackets: dict[str, list[RoundView]] = defaultdict(list)
+    for view in _round_views(event, rounds, records=False):
+        brackets[view.pod_label].append(view)
+    return list(brackets.items())

@@ -1,0 +1,244 @@
+"""Rounds and their tables as the pages show them: each player's record before the
+round, the result so far, the pairing's "why". Shared by the staff and public selectors."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, Q
+
+from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
+from ..pods import pod_label
+from ..rulesets import get_ruleset
+
+PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED, RoundStatus.COMPLETE)
+LIVE_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED)
+ELIMINATION_PHASES = (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A player at a table: record and match points *before* this round."""
+
+    registration_id: int
+    name: str
+    record: str
+    points: int
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """One table of a round as the pages show it."""
+
+    id: int
+    table: int | None
+    seats: tuple[SeatView, ...]
+    outcome: str
+    winner_id: int | None
+    version: int
+    why: str
+    pair_down: bool
+    rematch: bool
+
+    @property
+    def is_bye(self) -> bool:
+        return self.outcome == Outcome.BYE
+
+    @property
+    def is_late_loss(self) -> bool:
+        return self.outcome == Outcome.LOSS
+
+    @property
+    def is_slip(self) -> bool:
+        """A head-to-head match that takes a match slip."""
+        return len(self.seats) == 2
+
+    @property
+    def reported(self) -> bool:
+        return self.outcome != Outcome.PENDING
+
+    @property
+    def p1(self) -> SeatView:
+        return self.seats[0]
+
+    @property
+    def p2(self) -> SeatView | None:
+        return self.seats[1] if len(self.seats) > 1 else None
+
+    @property
+    def result_key(self) -> str:
+        """The slip button matching the stored result: p1, p2, draw, double-loss or ''."""
+        if self.outcome == Outcome.WIN:
+            return "p1" if self.winner_id == self.p1.registration_id else "p2"
+        return self.outcome if self.outcome in (Outcome.DRAW, Outcome.DOUBLE_LOSS) else ""
+
+    @property
+    def result_text(self) -> str:
+        if self.outcome == Outcome.WIN:
+            winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
+            return f"{winner} wins"
+        return {Outcome.DRAW: "Tie", Outcome.PENDING: "Not reported"}.get(
+            self.outcome, Outcome(self.outcome).label
+        )
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """A round with its tables in table order (byes, then late-entry losses, last)."""
+
+    id: int
+    pod: str
+    pod_label: str
+    number: int
+    phase: str
+    phase_label: str
+    status: str
+    status_label: str
+    matches: tuple[MatchView, ...]
+
+    @property
+    def results_missing(self) -> int:
+        return sum(1 for m in self.matches if m.outcome == Outcome.PENDING)
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.phase in ELIMINATION_PHASES
+
+    @property
+    def tables(self) -> tuple[MatchView, ...]:
+        return tuple(m for m in self.matches if not m.is_late_loss)
+
+    @property
+    def stage_label(self) -> str:
+        """Elimination rounds by size: "Final", "Semi-finals", "Quarter-finals", "Top 16"."""
+        n = sum(1 for m in self.matches if m.is_slip)
+        return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(n, f"Top {2 * n}")
+
+
+def _records(
+    event: Event, before: dict[str, int], registrations: Iterable[int] | None = None
+) -> dict[int, tuple[int, int, int]]:
+    """``{registration id: (wins, losses, ties)}`` over each pod's rounds numbered below
+    ``before[pod]`` (byes count as wins; double and late-entry losses as losses), for
+    every player or only ``registrations``. One query."""
+    if not before:
+        return {}
+    where = Q()
+    for pod, number in before.items():
+        where |= Q(round__pod=pod, round__number__lt=number)
+    if registrations is not None:
+        where &= Q(registration_id__in=list(registrations))
+    rows = MatchSeat.objects.filter(where, round__event=event).values_list(
+        "registration_id", "match__outcome", "match__winner_id"
+    )
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for reg_id, outcome, winner_id in rows:
+        if outcome == Outcome.BYE or (outcome == Outcome.WIN and winner_id == reg_id):
+            counts[reg_id][0] += 1
+        elif outcome in (Outcome.WIN, Outcome.LOSS, Outcome.DOUBLE_LOSS):
+            counts[reg_id][1] += 1
+        elif outcome == Outcome.DRAW:
+            counts[reg_id][2] += 1
+    return {k: (w, lo, t) for k, (w, lo, t) in counts.items()}
+
+
+def _seat_prefetch() -> Prefetch:
+    return Prefetch(
+        "seats", queryset=MatchSeat.objects.select_related("registration__player").order_by("seat")
+    )
+
+
+Records = dict[int, tuple[int, int, int]]
+
+
+def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -> MatchView:
+    """A MatchView of a match whose seats (with registration and player) are prefetched."""
+
+    def seat(s: MatchSeat) -> SeatView:
+        w, lo, t = history.get(s.registration_id, (0, 0, 0))
+        reg = s.registration
+        return SeatView(reg.pk, reg.player.name, f"{w}-{lo}-{t}", points(w, t), reg.dropped)
+
+    return MatchView(
+        m.pk,
+        m.table,
+        tuple(seat(s) for s in m.seats.all()),
+        m.outcome,
+        m.winner_id,
+        m.version,
+        m.why,
+        m.pair_down,
+        m.rematch,
+    )
+
+
+def _table_order(m: Match) -> tuple[bool, bool, int]:
+    return (m.outcome == Outcome.LOSS, m.table is None, m.table or 0)
+
+
+def _round_views(
+    event: Event,
+    rounds: Sequence[Round],
+    *,
+    records: bool = True,
+    match_ids: Sequence[int] | None = None,
+) -> list[RoundView]:
+    """RoundViews for ``rounds`` of one event (only ``match_ids`` when given): two queries
+    for the tables, one for the records before each round."""
+    if not rounds:
+        return []
+    matches = Match.objects.filter(round__in=rounds).prefetch_related(_seat_prefetch())
+    if match_ids is not None:
+        matches = matches.filter(pk__in=match_ids)
+    by_round: dict[int, list[Match]] = defaultdict(list)
+    for m in matches:
+        by_round[m.round_id].append(m)
+    history = _records(event, {r.pod: r.number for r in rounds}) if records else {}
+    points = get_ruleset(event.ruleset).match_points
+    return [
+        RoundView(
+            r.pk,
+            r.pod,
+            pod_label(r.pod),
+            r.number,
+            r.phase,
+            r.get_phase_display(),
+            r.status,
+            r.get_status_display(),
+            tuple(
+                _match_view(m, history, points) for m in sorted(by_round[r.pk], key=_table_order)
+            ),
+        )
+        for r in rounds
+    ]
+
+
+def round_for_staff(rnd: Round) -> RoundView:
+    """One round with every table, each player's record before it and the pairing's
+    "why" (for review before publishing, P-POST-1), and the results so far. 3 queries."""
+    return _round_views(rnd.event, [rnd])[0]
+
+
+def match_for_staff(match_id: int) -> tuple[MatchView, int]:
+    """One table (to redraw its row after a slip) and how many results its round still
+    misses. 4 queries."""
+    m = (
+        Match.objects.select_related("round__event")
+        .prefetch_related(_seat_prefetch())
+        .get(pk=match_id)
+    )
+    rnd = m.round
+    ids = [s.registration_id for s in m.seats.all()]
+    history = _records(rnd.event, {rnd.pod: rnd.number}, registrations=ids)
+    missing = Match.objects.filter(round=rnd, outcome=Outcome.PENDING).count()
+    return _match_view(m, history, get_ruleset(rnd.event.ruleset).match_points), missing
+
+
+def rounds_for_staff(event: Event) -> list[tuple[str, Round]]:
+    """Every round of the event with its pod's label, by number and pod. 1 query."""
+    return [
+        (pod_label(r.pod), r) for r in Round.objects.filter(event=event).order_by("number", "pod")
+    ]

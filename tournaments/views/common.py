@@ -1,0 +1,39 @@
+"""Helpers shared by the page views of every app (``tournaments``, ``pairings``,
+``standings``): the public page frame and query-string parsing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from ..models import Event
+from ..pods import pod_label
+from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
+
+
+def public_page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """The whole page, or only its ``live`` partial for an HTMX refresh or search."""
+    context.setdefault("refresh_seconds", settings.PUBLIC_REFRESH_SECONDS)
+    return render(request, f"{template}#live" if request.htmx else template, context)
+
+
+def public_event_context(event: Event) -> dict[str, Any]:
+    """What every public event page needs: the current published rounds and whether one
+    is live. 1 query."""
+    rounds = current_public_rounds(event)
+    return {
+        "event": event,
+        "current_rounds": rounds,
+        "now": [(pod_label(r.pod), r) for r in rounds],
+        "live": any(r.status in LIVE_STATUSES for r in rounds),
+        "has_bracket": any(r.phase in ELIMINATION_PHASES for r in rounds),
+    }
+
+
+def int_param(request: HttpRequest, name: str) -> int | None:
+    """The query-string parameter ``name`` as a non-negative int, or None."""
+    value = request.GET.get(name, "")
+    return int(value) if value.isdigit() else None
