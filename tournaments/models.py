@@ -269,6 +269,10 @@ class MatchSeat(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField()
+    conceded = models.BooleanField(
+        default=False,
+        help_text="Conceded or took a match-loss penalty: no share of a drawn pod (MP-PTS-1).",
+    )
 
     class Meta:
         ordering = ["match", "seat"]
