@@ -7,6 +7,7 @@ the Celery task that recomputes after every round.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
@@ -14,39 +15,33 @@ from django.db import transaction
 from pairings.engine.elimination import THIRD_PLACE_WHY
 from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
 from tournaments.pods import cut_pod_name
-from tournaments.rulesets import get_ruleset
 from tournaments.services import event_finish
 
 from . import adapters
 from .engine.placement import top_cut_places
-from .engine.ranking import pokemon_standings
-from .engine.types import StandingRow
 from .models import StandingsSnapshot
+from .rulesets import Context, Line, strategy_for
 
 
 @dataclass(frozen=True)
 class PodStandings:
-    """Swiss standings of one pod: rows in order, and how many Swiss rounds they cover."""
+    """Swiss standings of one pod: lines in order, and how many Swiss rounds they cover."""
 
     pod: str
     rounds: int
-    rows: tuple[StandingRow, ...]
+    rows: tuple[Line, ...]
     registrations: dict[str, Registration]
 
 
 def _complete_swiss_rounds(event: Event, pod: str) -> list[Round]:
-    return list(
-        event.rounds.filter(pod=pod, phase=Phase.SWISS, status=RoundStatus.COMPLETE).order_by(
-            "number"
-        )
-    )
+    rounds = event.rounds.filter(pod=pod, phase=Phase.SWISS, status=RoundStatus.COMPLETE)
+    return list(rounds.order_by("number"))
 
 
 def pod_standings(event: Event, pod: str) -> PodStandings:
-    """Swiss standings of ``pod`` after its last complete round (R-1, R-2, R-5, P-TB-1…7).
-
-    Ties left after every tiebreaker are ordered from the last round's stored seed (I-6).
-    """
+    """Swiss standings of ``pod`` after its last complete round, by the event's ruleset
+    strategy (pokemon: P-TB-1…7, R-1, R-2, R-5). Ties left after every tiebreaker are
+    ordered from the last round's stored seed (I-6)."""
     regs = list(
         Registration.objects.filter(event=event, division__pod=pod).select_related(
             "player", "division"
@@ -54,13 +49,11 @@ def pod_standings(event: Event, pod: str) -> PodStandings:
     )
     complete = _complete_swiss_rounds(event, pod)
     matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
-    rows = pokemon_standings(
-        adapters.entrants(regs),
-        matches,
-        rounds=len(complete),
-        seed=complete[-1].seed if complete else 0,
+    ctx = Context(
+        rounds=len(complete), seed=complete[-1].seed if complete else 0, options=event.options
     )
-    return PodStandings(pod, len(complete), rows, {str(r.pk): r for r in regs})
+    lines = strategy_for(event.ruleset)(adapters.entrants(regs), matches, ctx)
+    return PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})
 
 
 def division_swiss_order(event: Event, division: Division) -> list[Registration]:
@@ -74,52 +67,38 @@ def _cut_matches(event: Event, division: Division) -> list[Any]:
     return adapters.match_records(event, cut_pod_name(division.code), phases=(Phase.TOP_CUT,))
 
 
-def _row_json(
-    place: int | None, row: StandingRow, reg: Registration, top_cut: bool, points: int
-) -> dict[str, Any]:
+def _number(value: Fraction | int) -> float | int:
+    return float(value) if isinstance(value, Fraction) else value
+
+
+def _row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) -> dict[str, Any]:
     return {
         "place": place,
         "player": reg.external_id,
         "name": reg.player.name,
-        "match_points": points,
-        "record": row.record,
+        "match_points": line.match_points,
+        "record": line.record,
         "dropped": reg.dropped,
         "late": reg.late,
         "top_cut": top_cut,
-        "tiebreakers": {"owp": float(row.owp), "oowp": float(row.oowp)},
-        "exact": {"owp": str(row.owp), "oowp": str(row.oowp)},
+        "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
+        "exact": {k: str(v) for k, v in line.tiebreakers.items()},
     }
 
 
 def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[dict[str, Any]]:
     """Rows of one division in final order: Swiss order, re-ordered by the top cut
     (P-TC-2, P-TC-3, R-4); disqualified players last without a place."""
-    rows = {r.player: r for r in ps.rows if ps.registrations[r.player].division_id == division.pk}
-    order = [r.player for r in ps.rows if r.player in rows]
+    regs = ps.registrations
+    lines = {r.player: r for r in ps.rows if regs[r.player].division_id == division.pk}
+    order = [r.player for r in ps.rows if r.player in lines]
     cut = _cut_matches(event, division)
     cut_players = {p for m in cut for p in m.players}
     if cut:
         order = list(top_cut_places(order, cut))
-    ruleset = get_ruleset(event.ruleset)
-    out, place = [], 0
-    for pid in order:
-        row, reg = rows[pid], ps.registrations[pid]
-        points = ruleset.match_points(row.wins, row.ties)
-        if reg.disqualified:
-            continue
-        place += 1
-        out.append(_row_json(place, row, reg, pid in cut_players, points))
-    out += [
-        _row_json(
-            None,
-            rows[p],
-            ps.registrations[p],
-            False,
-            ruleset.match_points(rows[p].wins, rows[p].ties),
-        )
-        for p in order
-        if ps.registrations[p].disqualified
-    ]
+    placed = [p for p in order if not regs[p].disqualified]
+    out = [_row_json(n, lines[p], regs[p], p in cut_players) for n, p in enumerate(placed, 1)]
+    out += [_row_json(None, lines[p], regs[p], False) for p in order if regs[p].disqualified]
     return out
 
 
