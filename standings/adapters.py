@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration, RoundStatus
 
@@ -43,17 +44,23 @@ def match_records(
     if public_only:
         seats = seats.exclude(round__status=RoundStatus.PAIRED)
     rows = seats.order_by("round__number", "match_id", "seat").values_list(
-        "match_id", "round__number", "registration_id", "match__outcome", "match__winner_id"
+        "match_id",
+        "round__number",
+        "registration_id",
+        "match__outcome",
+        "match__winner_id",
+        "match__games",
     )
-    grouped: dict[int, list[tuple[int, int, str, int | None]]] = defaultdict(list)
-    for match_id, number, reg_id, outcome, winner_id in rows:
-        grouped[match_id].append((number, reg_id, outcome, winner_id))
+    grouped: dict[int, list[tuple[int, int, str, int | None, Any]]] = defaultdict(list)
+    for match_id, number, reg_id, outcome, winner_id, games in rows:
+        grouped[match_id].append((number, reg_id, outcome, winner_id, games))
     return [
         MatchRecord(
             round=seats_[0][0],
             players=tuple(str(s[1]) for s in seats_),
             outcome=_OUTCOMES[Outcome(seats_[0][2])],
             winner=str(seats_[0][3]) if seats_[0][3] is not None else None,
+            games=tuple(seats_[0][4]) if seats_[0][4] else None,
         )
         for seats_ in grouped.values()
     ]

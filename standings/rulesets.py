@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .engine.mtg import MTR_FLOOR, mtg_standings
+from .engine.pokemon2009 import pokemon2009_standings
 from .engine.ranking import pokemon_standings
 from .engine.types import Entrant, MatchRecord
+from .engine.wins_against import wins_against_standings
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,62 @@ def pokemon_lines(
     ]
 
 
-STRATEGIES: dict[str, Strategy] = {"pokemon": pokemon_lines}
+def pokemon2009_lines(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
+) -> list[Line]:
+    """``pokemon-2009``: 1 point per win, no ties, the P-TB tiebreakers."""
+    rows = pokemon2009_standings(entrants, matches, rounds=ctx.rounds, seed=ctx.seed)
+    return [Line(r.player, r.match_points, r.record, {"owp": r.owp, "oowp": r.oowp}) for r in rows]
+
+
+def fraction_option(value: Any, default: Fraction) -> Fraction:
+    """An option written as "0.33", "1/3" or a number, as an exact Fraction."""
+    return default if value in (None, "") else Fraction(str(value))
+
+
+def mtg_lines(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
+) -> list[Line]:
+    """``mtg``: M-PTS-1, M-TB-1…4; options ``mwp_floor`` (R-7, default 0.33),
+    ``playoffs_in_tiebreakers`` (R-8) and ``melee_ranking`` (own GW% unfloored)."""
+    rows = mtg_standings(
+        entrants,
+        matches,
+        rounds=ctx.rounds,
+        mwp_floor=fraction_option(ctx.options.get("mwp_floor"), MTR_FLOOR),
+        playoffs=tuple(ctx.playoff_matches),
+        playoffs_in_tiebreakers=bool(ctx.options.get("playoffs_in_tiebreakers", False)),
+        melee_ranking=bool(ctx.options.get("melee_ranking", False)),
+        seed=ctx.seed,
+    )
+    return [
+        Line(r.player, r.match_points, r.record, {"omw": r.omw, "gw": r.gw, "ogw": r.ogw})
+        for r in rows
+    ]
+
+
+def wins_against_lines(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
+) -> list[Line]:
+    """``bo3-wins-against``: 1 point per win, W-TB-1 then W-TB-2."""
+    rows = wins_against_standings(entrants, matches, rounds=ctx.rounds, seed=ctx.seed)
+    return [
+        Line(
+            r.player,
+            r.points,
+            r.record,
+            {"wins_against": r.wins_against, "game_wins": r.game_wins, "win_pct": r.win_pct},
+        )
+        for r in rows
+    ]
+
+
+STRATEGIES: dict[str, Strategy] = {
+    "pokemon": pokemon_lines,
+    "pokemon-2009": pokemon2009_lines,
+    "mtg": mtg_lines,
+    "bo3-wins-against": wins_against_lines,
+}
 
 
 def strategy_for(ruleset: str) -> Strategy:

@@ -38,6 +38,18 @@ def _complete_swiss_rounds(event: Event, pod: str) -> list[Round]:
     return list(rounds.order_by("number"))
 
 
+def _pod_playoffs(event: Event, pod: str) -> list[Any]:
+    """The top-cut matches of the pod's divisions (R-8 counts them when asked to)."""
+    if not event.options.get("playoffs_in_tiebreakers"):
+        return []
+    codes = event.divisions.filter(pod=pod).values_list("code", flat=True)
+    return [
+        m
+        for code in codes
+        for m in adapters.match_records(event, cut_pod_name(code), phases=(Phase.TOP_CUT,))
+    ]
+
+
 def pod_standings(event: Event, pod: str) -> PodStandings:
     """Swiss standings of ``pod`` after its last complete round, by the event's ruleset
     strategy (pokemon: P-TB-1…7, R-1, R-2, R-5). Ties left after every tiebreaker are
@@ -50,7 +62,10 @@ def pod_standings(event: Event, pod: str) -> PodStandings:
     complete = _complete_swiss_rounds(event, pod)
     matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
     ctx = Context(
-        rounds=len(complete), seed=complete[-1].seed if complete else 0, options=event.options
+        rounds=len(complete),
+        seed=complete[-1].seed if complete else 0,
+        options=event.options,
+        playoff_matches=_pod_playoffs(event, pod),
     )
     lines = strategy_for(event.ruleset)(adapters.entrants(regs), matches, ctx)
     return PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})

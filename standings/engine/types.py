@@ -20,12 +20,17 @@ class Outcome(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
-    """One match of one round. ``players`` holds one id (bye / late loss) or two."""
+    """One match of one round. ``players`` holds one id (bye / late loss) or two.
+
+    games: optional best-of-3 game record ``(wins of players[0], wins of players[1],
+    drawn games)`` for the rulesets that need it (``mtg``, ``bo3-wins-against``).
+    """
 
     round: int
     players: tuple[str, ...]
     outcome: Outcome
     winner: str | None = None
+    games: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

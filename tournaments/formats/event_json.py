@@ -15,7 +15,7 @@ FORMAT = "matchslip.event.v1"
 DIVISIONS = ("junior", "senior", "masters", "open")
 PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
 KNOWN_OPTIONS = {"mwp_floor", "playoffs_in_tiebreakers", "melee_ranking"}
-SUPPORTED_RULESETS = ("pokemon",)
+SUPPORTED_RULESETS = ("pokemon", "pokemon-2009", "mtg", "bo3-wins-against")
 KNOWN_RULESETS = ("pokemon", "pokemon-2009", "mtg", "mtg-multiplayer", "bo3-wins-against")
 
 
@@ -136,8 +136,8 @@ def _divisions(
 def parse_event_json(doc: Any) -> EventData:
     """Validate a decoded event JSON v1 document and return ``EventData``.
 
-    Raises EventFileError naming the field at fault. Rulesets other than ``pokemon`` are
-    refused for now (their standings are not implemented yet).
+    Raises EventFileError naming the field at fault. Rulesets without standings yet
+    (``mtg-multiplayer``) are refused.
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EventFileError(f"format: expected {FORMAT!r}")
@@ -145,7 +145,9 @@ def parse_event_json(doc: Any) -> EventData:
     if ruleset not in KNOWN_RULESETS:
         raise EventFileError(f"ruleset: unknown ruleset {ruleset!r}")
     if ruleset not in SUPPORTED_RULESETS:
-        raise EventFileError(f"ruleset: {ruleset!r} is not supported yet (only pokemon)")
+        raise EventFileError(
+            f"ruleset: {ruleset!r} is not supported yet ({', '.join(SUPPORTED_RULESETS)})"
+        )
     options = doc.get("options", {})
     if not isinstance(options, dict) or set(options) - KNOWN_OPTIONS:
         raise EventFileError(f"options: unknown option(s) {sorted(set(options) - KNOWN_OPTIONS)}")

@@ -1,0 +1,169 @@
+"""melee.gg tournament JSON (as stored in ``/work/shared/data/mtg``) as ``EventData``.
+
+The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, Formats},
+``Rounds[]`` {RoundName, Matches[] {Player1, Player2, Result}} and the published
+``Standings[]`` {Rank, Player, Points, Wins, Losses, Draws, OMWP, GWP, OGWP}.
+
+* ``Player2 == "-"`` is a bye; ``Result`` is ``"W-L-D"`` games for Player1 (M-MATCH-1):
+  more game wins wins, equal is a draw. Games go to ``MatchData.games`` in player order.
+* Rounds named ``Round N`` are Swiss; any other name (Quarterfinals, Semifinals, Finals)
+  is a ``top-cut`` round; round numbers are positions in ``Rounds`` (1-based).
+* A player whose last Swiss match is before the last Swiss round dropped after it.
+* Options reproduce melee.gg (R-7, R-8): ``mwp_floor`` 1/3, playoffs not in the
+  tiebreakers, ``melee_ranking`` (rank by the unfloored game-win %).
+
+Malformed input raises :class:`MeleeError` naming the field (``Rounds[2].Matches[4].Result``).
+Pure Python: imports neither ``standings`` nor ``pairings``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+
+BYE = "-"
+MELEE_OPTIONS = {"mwp_floor": "1/3", "playoffs_in_tiebreakers": False, "melee_ranking": True}
+_RESULT = re.compile(r"^(\d+)-(\d+)-(\d+)$")
+_SWISS_NAME = re.compile(r"^Round \d+$")
+
+
+class MeleeError(ValueError):
+    """The document is not a melee.gg tournament we can read; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeStanding:
+    """One published line of ``Standings``: percentages as printed (Decimal, 0..1)."""
+
+    rank: int
+    player: str
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    omwp: Decimal
+    gwp: Decimal
+    ogwp: Decimal
+
+
+def _field(obj: Any, key: str, where: str, kind: type) -> Any:
+    if not isinstance(obj, dict):
+        raise MeleeError(f"{where}: expected an object")
+    value = obj.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise MeleeError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def _match(obj: Any, where: str) -> MatchData:
+    p1 = _field(obj, "Player1", where, str)
+    p2 = _field(obj, "Player2", where, str)
+    found = _RESULT.match(_field(obj, "Result", where, str))
+    if not found or p1 == BYE:
+        raise MeleeError(f"{where}: expected Player1 and a Result 'W-L-D', got {obj!r}")
+    wins, losses, draws = (int(x) for x in found.groups())
+    if p2 == BYE:
+        return MatchData(None, (p1,), "bye", None)
+    if p1 == p2:
+        raise MeleeError(f"{where}: {p1!r} cannot play themselves")
+    games = [wins, losses, draws]
+    if wins == losses:
+        return MatchData(None, (p1, p2), "draw", None, games)
+    return MatchData(None, (p1, p2), "win", p1 if wins > losses else p2, games)
+
+
+def _rounds(doc: Any) -> list[RoundData]:
+    rounds: list[RoundData] = []
+    raw = _field(doc, "Rounds", "", list)
+    for i, r in enumerate(raw):
+        where = f"Rounds[{i}]"
+        name = _field(r, "RoundName", where, str)
+        phase = "swiss" if _SWISS_NAME.match(name) else "top-cut"
+        if phase == "swiss" and rounds and rounds[-1].phase != "swiss":
+            raise MeleeError(f"{where}.RoundName: Swiss round {name!r} after the playoffs")
+        matches = _field(r, "Matches", where, list)
+        found = tuple(_match(m, f"{where}.Matches[{j}]") for j, m in enumerate(matches))
+        seen = [p for m in found for p in m.players]
+        if len(seen) != len(set(seen)):
+            raise MeleeError(f"{where}.Matches: a player plays twice in {name!r}")
+        rounds.append(RoundData(i + 1, phase, found))
+    return rounds
+
+
+def _players(doc: Any, rounds: list[RoundData]) -> list[PlayerData]:
+    """Every player (Standings order, then anyone only in matches) with their drop round."""
+    listed = [
+        _field(s, "Player", f"Standings[{i}]", str)
+        for i, s in enumerate(_field(doc, "Standings", "", list))
+    ]
+    swiss = [r for r in rounds if r.phase == "swiss"]
+    last: dict[str, int] = {}
+    for r in swiss:
+        for m in r.matches:
+            last.update(dict.fromkeys(m.players, r.number))
+    ids = list(dict.fromkeys(listed + [p for r in rounds for m in r.matches for p in m.players]))
+    final = swiss[-1].number if swiss else 0
+    return [
+        PlayerData(
+            id=pid,
+            name=pid,
+            player_id=pid,
+            dropped_after_round=None if last.get(pid, 0) == final else last.get(pid, 0),
+        )
+        for pid in ids
+    ]
+
+
+def melee_to_event_data(doc: Any) -> EventData:
+    """Convert a decoded melee.gg tournament document into ``EventData`` (ruleset ``mtg``).
+
+    Player ids are the labels of the file; one ``open`` division whose top cut is the
+    number of players in the first playoff round. Raises :class:`MeleeError` naming the
+    field at fault (a missing key, a Result that is not ``W-L-D``, a player twice in a
+    round, a Swiss round after the playoffs).
+    """
+    tournament = doc.get("Tournament", {}) if isinstance(doc, dict) else {}
+    rounds = _rounds(doc)
+    players = _players(doc, rounds)
+    swiss = sum(r.phase == "swiss" for r in rounds)
+    cut = next((r for r in rounds if r.phase == "top-cut"), None)
+    top_cut = len({p for m in cut.matches for p in m.players}) if cut else 0
+    date = str(tournament.get("Date") or "")
+    return EventData(
+        name=str(tournament.get("Name") or "melee.gg event"),
+        ruleset="mtg",
+        players=players,
+        divisions=[DivisionData("open", "open", swiss, top_cut)],
+        rounds=rounds,
+        options=dict(MELEE_OPTIONS),
+        source={"melee": {"uri": tournament.get("Uri", ""), "formats": tournament.get("Formats")}},
+        date=dt.date.fromisoformat(date[:10]) if date else None,
+    )
+
+
+def melee_published_standings(doc: Any) -> list[MeleeStanding]:
+    """The published ``Standings`` in file order (Rank 1 first).
+
+    OMWP / GWP / OGWP are kept exactly as printed (``Decimal``; melee.gg prints 8 decimals,
+    floor 1/3 for OMWP and OGWP, GWP unfloored). Raises :class:`MeleeError` naming the
+    field at fault.
+    """
+    out: list[MeleeStanding] = []
+    for i, s in enumerate(_field(doc, "Standings", "", list)):
+        where = f"Standings[{i}]"
+        ints = [_field(s, k, where, int) for k in ("Rank", "Points", "Wins", "Losses", "Draws")]
+        pct = [_decimal(s, k, where) for k in ("OMWP", "GWP", "OGWP")]
+        out.append(MeleeStanding(ints[0], _field(s, "Player", where, str), *ints[1:], *pct))
+    return out
+
+
+def _decimal(obj: dict[str, Any], key: str, where: str) -> Decimal:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise MeleeError(f"{where}.{key}: expected a number, got {value!r}")
+    return Decimal(str(value))

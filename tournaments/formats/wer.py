@@ -1,0 +1,212 @@
+"""Parser for Wizards Event Reporter ``.wer`` files (XML) into ``EventData``, no Django.
+
+What is read from ``<event>``:
+
+* ``<participation><person id first last>``: the players (ids are the person ids).
+* ``<team status eliminationround><member person>``: status 3 = dropped. The drop round
+  is worked out from the matches: the last Swiss round the person played (the file's
+  ``eliminationround`` says the same; it is only used for a person with no match).
+  Status 4 (eliminated: missed the cut or lost a playoff match) is not a drop.
+* ``<matches><round number><match person opponent outcome win loss draw>``: outcome 1 =
+  ``person`` won, 2 = a draw, 3 = a bye (``person`` only). ``win loss draw`` are the
+  games of ``person`` (M-MATCH-1) and go to ``MatchData.games`` in player order.
+* Rounds numbered from ``playoffstartround`` on (when it is above 0) are single-elimination
+  playoff rounds (phase ``top-cut``); the others are Swiss.
+* ``<role cd="PL" type="PA"><ref person seq>``: the official final order, see
+  :func:`wer_official_order`.
+
+The event gets the Wizards Event Reporter options (R-7, R-8): ``mwp_floor`` 0.33 and the
+playoffs counted in the final standings' tiebreakers. Malformed input raises
+:class:`WerError` naming the element at fault.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from xml.etree.ElementTree import Element, ParseError
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
+
+from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+
+WER_OPTIONS = {"mwp_floor": "0.33", "playoffs_in_tiebreakers": True}
+DROPPED = "3"
+OUTCOME_WON, OUTCOME_DRAW, OUTCOME_BYE = "1", "2", "3"
+
+
+class WerError(ValueError):
+    """The file is not a WER event we can read; the message names the element."""
+
+
+def _root(text: str | bytes) -> Element:
+    try:
+        root = fromstring(text)
+    except ParseError as exc:
+        raise WerError(f"not well-formed XML: {exc}") from exc
+    except DefusedXmlException as exc:  # DTDs and entities are refused
+        raise WerError(f"forbidden XML construct: {exc!r}") from exc
+    if root.tag != "event":
+        raise WerError(f"root element is <{root.tag}>, expected <event>")
+    return root
+
+
+def _attr(elem: Element, name: str, where: str) -> str:
+    value = (elem.get(name) or "").strip()
+    if not value:
+        raise WerError(f"{where}: missing attribute {name!r}")
+    return value
+
+
+def _int(elem: Element, name: str, where: str, default: str | None = None) -> int:
+    raw = elem.get(name, default)
+    try:
+        value = int((raw or "").strip())
+    except ValueError:
+        raise WerError(f"{where}: attribute {name!r} must be a whole number, got {raw!r}") from None
+    if value < 0:
+        raise WerError(f"{where}: attribute {name!r} cannot be negative, got {value}")
+    return value
+
+
+def _persons(root: Element) -> dict[str, str]:
+    """Person id -> "first last", in file order."""
+    persons: dict[str, str] = {}
+    for i, p in enumerate(root.iterfind("participation/person"), start=1):
+        pid = _attr(p, "id", f"<participation><person> #{i}")
+        if pid in persons:
+            raise WerError(f"<person id={pid!r}>: duplicate person id")
+        persons[pid] = " ".join(x for x in (p.get("first", ""), p.get("last", "")) if x.strip())
+    if not persons:
+        raise WerError("<participation>: no <person>")
+    return persons
+
+
+def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
+    person = _known(_attr(elem, "person", where), where, persons)
+    outcome = _attr(elem, "outcome", where)
+    games = [_int(elem, key, where, "0") for key in ("win", "loss", "draw")]
+    if outcome == OUTCOME_BYE:
+        return MatchData(None, (person,), "bye")
+    if outcome not in (OUTCOME_WON, OUTCOME_DRAW):
+        raise WerError(f"{where}: unknown outcome {outcome!r} (1 won, 2 draw, 3 bye)")
+    opponent = _known(_attr(elem, "opponent", where), where, persons)
+    if opponent == person:
+        raise WerError(f"{where}: person {person!r} cannot play themselves")
+    won = outcome == OUTCOME_WON
+    if (games[0] > games[1]) != won or (games[0] == games[1]) == won:
+        raise WerError(
+            f"{where}: outcome {outcome} does not fit the games {games[0]}-{games[1]}-{games[2]}"
+        )
+    if won:
+        return MatchData(None, (person, opponent), "win", person, games)
+    return MatchData(None, (person, opponent), "draw", None, games)
+
+
+def _known(pid: str, where: str, persons: dict[str, str]) -> str:
+    if pid not in persons:
+        raise WerError(f"{where}: person {pid!r} is not in <participation>")
+    return pid
+
+
+def _rounds(root: Element, persons: dict[str, str]) -> list[RoundData]:
+    playoff_start = _int(root, "playoffstartround", "<event>", "0")
+    rounds: list[RoundData] = []
+    for r in root.iterfind("matches/round"):
+        number = _int(r, "number", "<matches><round>")
+        where = f"<round number={number}>"
+        found = enumerate(r.iterfind("match"), start=1)
+        matches = tuple(_match(m, f"{where}<match #{i}>", persons) for i, m in found)
+        seen = [p for m in matches for p in m.players]
+        if len(seen) != len(set(seen)):
+            raise WerError(f"{where}: a person plays twice in the round")
+        phase = "top-cut" if 0 < playoff_start <= number else "swiss"
+        rounds.append(RoundData(number, phase, matches))
+    if len({r.number for r in rounds}) != len(rounds):
+        raise WerError("<matches>: two rounds share the same number")
+    return sorted(rounds, key=lambda r: r.number)
+
+
+def _drops(root: Element, rounds: list[RoundData], persons: dict[str, str]) -> dict[str, int]:
+    """Person id -> last Swiss round played, for every dropped team member (status 3)."""
+    last: dict[str, int] = {}
+    for r in rounds:
+        if r.phase == "swiss":
+            for m in r.matches:
+                last.update(dict.fromkeys(m.players, r.number))
+    drops: dict[str, int] = {}
+    for team in root.iterfind("participation/team"):
+        where = f"<team id={team.get('id', '?')!r}>"
+        if team.get("status", "").strip() != DROPPED:
+            continue
+        fallback = _int(team, "eliminationround", where, "0")
+        for member in team.iterfind("member"):
+            pid = _known(_attr(member, "person", f"{where}<member>"), where, persons)
+            drops[pid] = last.get(pid, fallback)
+    return drops
+
+
+def parse_wer(text: str | bytes) -> EventData:
+    """Parse a WER document (text or bytes) into ``EventData`` (ruleset ``mtg``).
+
+    Players keep the WER person ids; one ``open`` division with the Swiss rounds and a top
+    cut the size of the first playoff round. Raises :class:`WerError` (a ``ValueError``)
+    for malformed XML, a root other than ``<event>``, a missing or duplicate person id, a
+    match naming an unknown person, a person twice in a round, an unknown outcome code, or
+    games that contradict the outcome; the message names the element at fault.
+    """
+    root = _root(text)
+    persons = _persons(root)
+    rounds = _rounds(root, persons)
+    drops = _drops(root, rounds, persons)
+    players = [
+        PlayerData(id=pid, name=name, player_id=pid, dropped_after_round=drops.get(pid))
+        for pid, name in persons.items()
+    ]
+    cut = next((r for r in rounds if r.phase == "top-cut"), None)
+    top_cut = len({p for m in cut.matches for p in m.players}) if cut else 0
+    swiss = sum(r.phase == "swiss" for r in rounds)
+    return EventData(
+        name=(root.get("title") or "").strip() or "WER event",
+        ruleset="mtg",
+        players=players,
+        divisions=[DivisionData("open", "open", swiss, top_cut)],
+        rounds=rounds,
+        options=dict(WER_OPTIONS),
+        source={"wer": {k: root.get(k, "") for k in ("sanctionnumber", "eventguid", "format")}},
+        date=_date(root.get("startdate", "")),
+        location=(root.get("orgname") or "").strip(),
+    )
+
+
+def _date(value: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value.strip()[:10]) if value.strip() else None
+    except ValueError:
+        raise WerError(f"<event>: startdate {value!r} is not a date") from None
+
+
+def wer_official_order(text: str | bytes) -> list[str]:
+    """Person ids of ``<role cd="PL" type="PA">`` ordered by ``<ref seq>`` (1st first).
+
+    Raises :class:`WerError` when the role is missing, a ``seq`` is not a whole number, or
+    two refs share a seq or a person.
+    """
+    root = _root(text)
+    role = next(
+        (
+            r
+            for r in root.iterfind("participation/role")
+            if (r.get("cd"), r.get("type")) == ("PL", "PA")
+        ),
+        None,
+    )
+    if role is None:
+        raise WerError('<participation>: no <role cd="PL" type="PA"> (the final order)')
+    refs = [
+        (_int(ref, "seq", '<role cd="PL"><ref>'), _attr(ref, "person", '<role cd="PL"><ref>'))
+        for ref in role.iterfind("ref")
+    ]
+    if len({s for s, _ in refs}) != len(refs) or len({p for _, p in refs}) != len(refs):
+        raise WerError('<role cd="PL" type="PA">: two <ref> share a seq or a person')
+    return [person for _, person in sorted(refs)]
