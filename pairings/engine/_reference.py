@@ -6,19 +6,23 @@ more than ``MAX_PLAYERS`` players. It scores pairings exactly like the engine pr
 (see ``_swiss_model``): fewest rematches, then fewest bracket boundaries crossed, then
 the shortest total distance, the smallest sum of squared distances, and the fewest
 pairings between different match points (P-SW-3, P-SW-4, P-SW-5, P-SW-7).
+
+:func:`score_age_pair` is the age-modified order of ``_swiss_age`` (P-AGE-3, I-4): a
+level "other division" after the rematch, bracket boundaries counted inside the
+division for two players of one division.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from .types import SwissPlayer
 
 MAX_PLAYERS = 14
 
-Score = tuple[int, int, int, int, int]
-_NONE: Score = (0, 0, 0, 0, 0)
+Score = tuple[int, ...]
+Scorer = Callable[[Sequence[SwissPlayer], SwissPlayer, SwissPlayer], Score]
 
 
 def bye_candidates(players: Sequence[SwissPlayer]) -> frozenset[str]:
@@ -43,18 +47,30 @@ def score_pair(players: Sequence[SwissPlayer], a: SwissPlayer, b: SwissPlayer) -
     return (int(rematch), crossed, d, d * d, int(d > 0))
 
 
-def best_score(players: Sequence[SwissPlayer]) -> Score:
+def score_age_pair(players: Sequence[SwissPlayer], a: SwissPlayer, b: SwissPlayer) -> Score:
+    """The age-modified score of one pairing (P-AGE-3, I-4)."""
+    same = a.division == b.division
+    group = [p for p in players if p.division == a.division] if same else list(players)
+    brackets = sorted({p.match_points for p in group}, reverse=True)
+    crossed = abs(brackets.index(a.match_points) - brackets.index(b.match_points))
+    d = abs(a.match_points - b.match_points)
+    rematch = a.id in b.opponents or b.id in a.opponents
+    return (int(rematch), int(not same), crossed, d, d * d, int(d > 0))
+
+
+def best_score(players: Sequence[SwissPlayer], scorer: Scorer = score_pair) -> Score:
     """Lexicographically smallest total score over every valid pairing of ``players``."""
     if len(players) > MAX_PLAYERS:
         raise ValueError(f"the reference is exponential; at most {MAX_PLAYERS} players")
     people = list(players)
     byes = bye_candidates(people)
-    scores = [[score_pair(people, a, b) for b in people] for a in people]
+    scores = [[scorer(people, a, b) for b in people] for a in people]
+    zero: Score = (0,) * len(scores[0][0]) if people else ()
 
     @cache
     def best(mask: int) -> Score | None:
         if mask == 0:
-            return _NONE
+            return zero
         i = (mask & -mask).bit_length() - 1
         rest = mask & ~(1 << i)
         options: list[Score] = []
@@ -76,7 +92,7 @@ def best_score(players: Sequence[SwissPlayer]) -> Score:
 
 
 def _add(x: Score, y: Score) -> Score:
-    return (x[0] + y[0], x[1] + y[1], x[2] + y[2], x[3] + y[3], x[4] + y[4])
+    return tuple(a + b for a, b in zip(x, y, strict=True))
 
 
 def min_rematches(players: Sequence[SwissPlayer]) -> int:

@@ -1,9 +1,11 @@
-"""Swiss pairing for one round (P-SW-1 … P-SW-8, I-1).
+"""Swiss pairing for one round (P-SW-1 … P-SW-8, I-1; age-modified pods P-AGE-3, I-4).
 
 The engine is pure: frozen dataclasses in and out, randomness only from the
 ``random.Random`` passed in (its seed is stored with the round so an appeal can replay
 it, I-1). How pairings are compared and solved is described in ``_swiss_model`` (the
-quality order and its lower bound) and ``_swiss_solve`` (greedy pass, exact repair).
+quality order and its lower bound) and ``_swiss_solve`` (greedy pass, exact repair);
+age-modified pods use the order and solver of ``_swiss_age``. ``pairings.engine.repair``
+re-pairs a round minimally after a record correction (P-SW-9).
 
 Decisions documented here (RULES.md leaves them open):
 
@@ -23,8 +25,9 @@ Decisions documented here (RULES.md leaves them open):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from ._swiss_age import AgeLevels, solve_age
 from ._swiss_model import Pair, Problem, build_problem, bye_bracket
 from ._swiss_solve import solve
 from .types import Pairing, SwissPlayer, SwissRound
@@ -33,9 +36,16 @@ BYE_WHY = "bye: lowest bracket, random"
 BYE_MOVED_UP_WHY = "bye: lowest bracket without a bye, random"
 REMATCH_WHY = "rematch: no alternative"
 SAME_RECORD_WHY = "same record"
+DIVISION_WHY = "division over record"
+OTHER_DIVISION_WHY = "other division"
+
+#: Explains the pairing of node ``a`` (the higher bracket) with node ``b``.
+Explain = Callable[[Problem, int, int], str]
 
 
-def pair_swiss(players: Sequence[SwissPlayer], *, rng: random.Random) -> SwissRound:
+def pair_swiss(
+    players: Sequence[SwissPlayer], *, rng: random.Random, age_modified: bool = False
+) -> SwissRound:
     """Pair one Swiss round.
 
     Input: the active players of the round (dropped players left out by the caller,
@@ -59,26 +69,50 @@ def pair_swiss(players: Sequence[SwissPlayer], *, rng: random.Random) -> SwissRo
     second bye while avoidable), P-SW-7 (fewest pair-downs, then shortest, before
     randomness), P-SW-8 (table order), I-1 (seeded randomness).
 
-    ``SwissPlayer.division`` is not used: age-modified pairing (P-AGE-3, I-4) is not
-    part of this function.
+    ``age_modified``: the pod is age-modified (P-AGE-3, I-4, R-5). When its players are of
+    more than one ``SwissPlayer.division``, the division takes precedence over the record
+    (see ``_swiss_age``): a Masters 2-3 meets a Masters 1-4 before a Senior 2-3. ``why``
+    then reads ``"division over record: paired down from 6 points"`` when a record-only
+    pairing would have found an opponent of another division with the same record, and
+    ``"other division: same record"`` / ``"other division: paired down from 6 points"``
+    across divisions; ``notes`` counts the pairings across divisions. Such a pod is solved
+    exactly up to 320 players; a larger one is paired division by division and reported
+    with ``proven_optimal=False``. Without the flag, or with one division only, the
+    division is ignored and the ordinary path runs unchanged.
 
     Raises PairingImpossible for fewer than two players or an id listed twice.
     """
     problem = build_problem(players, rng)
+    if age_modified and len({p.division for p in players}) > 1:
+        levels = AgeLevels(problem)
+        pairs, proven = solve_age(problem, levels, rng)
+        return _round(players, problem, pairs, proven, age_explainer(levels))
     pairs, proven = solve(problem, rng)
-    pairings = _pairings(problem, pairs)
+    return _round(players, problem, pairs, proven, explain_record)
+
+
+def _round(
+    players: Sequence[SwissPlayer],
+    problem: Problem,
+    pairs: list[Pair],
+    proven: bool,
+    explain: Explain,
+) -> SwissRound:
+    pairings = describe(problem, pairs, explain)
     rematches = sum(p.rematch for p in pairings)
+    crossing = sum(p.why.startswith(OTHER_DIVISION_WHY) for p in pairings)
     return SwissRound(
         pairings=pairings,
         pair_downs=sum(p.pair_down for p in pairings),
         rematches=rematches,
-        notes=_bye_notes(players, problem) + _rematch_notes(rematches),
+        notes=_bye_notes(players, problem) + _rematch_notes(rematches) + _age_notes(crossing),
         proven_optimal=proven,
     )
 
 
-def _pairings(problem: Problem, pairs: list[Pair]) -> tuple[Pairing, ...]:
-    """Order the tables (P-SW-8) and explain every pairing."""
+def describe(problem: Problem, pairs: list[Pair], explain: Explain) -> tuple[Pairing, ...]:
+    """Order the tables (P-SW-8) and explain every pairing: tables 1.. in bracket order,
+    the higher bracket first in each, then the bye (``table=None``)."""
     matches: list[tuple[tuple[int, int, int], tuple[str, str], str, bool]] = []
     byes: list[Pairing] = []
     for a, b in pairs:
@@ -90,7 +124,7 @@ def _pairings(problem: Problem, pairs: list[Pair]) -> tuple[Pairing, ...]:
             a, b = b, a
         high, low = problem.points[a], problem.points[b]
         rematch = problem.is_rematch(a, b)
-        why = _match_why(high, low, rematch)
+        why = explain(problem, a, b)
         matches.append(((-high, -low, a), (problem.ids[a], problem.ids[b]), why, rematch))
     matches.sort(key=lambda m: m[0])
     tables = tuple(
@@ -106,12 +140,37 @@ def _pairings(problem: Problem, pairs: list[Pair]) -> tuple[Pairing, ...]:
     return tables + tuple(byes)
 
 
-def _match_why(high: int, low: int, rematch: bool) -> str:
-    if rematch:
+def explain_record(problem: Problem, a: int, b: int) -> str:
+    """Ordinary Swiss: rematch, pair-down or same record (P-SW-3, P-SW-4)."""
+    if problem.is_rematch(a, b):
         return REMATCH_WHY
+    high, low = problem.points[a], problem.points[b]
     if high != low:
         return f"paired down from {high} points"
     return SAME_RECORD_WHY
+
+
+def age_explainer(levels: AgeLevels) -> Explain:
+    """Age-modified pods (P-AGE-3, I-4): say when the division beat the record."""
+    division = levels.division
+    seen: dict[int, set[str]] = {}
+    for name, pts in zip(division, levels.problem.points, strict=True):
+        if name:  # not the bye token
+            seen.setdefault(pts, set()).add(name)
+    # Brackets holding several divisions: there a record-only pairing could have crossed.
+    mixed = {pts for pts, names in seen.items() if len(names) > 1}
+
+    def explain(problem: Problem, a: int, b: int) -> str:
+        record = explain_record(problem, a, b)
+        if record == REMATCH_WHY:
+            return record
+        if division[a] != division[b]:
+            return f"{OTHER_DIVISION_WHY}: {record}"
+        if record != SAME_RECORD_WHY and mixed & {problem.points[a], problem.points[b]}:
+            return f"{DIVISION_WHY}: {record}"
+        return record
+
+    return explain
 
 
 def _bye_pairing(problem: Problem, node: int) -> Pairing:
@@ -134,6 +193,16 @@ def _bye_notes(players: Sequence[SwissPlayer], problem: Problem) -> tuple[str, .
             f"the {points}-point bracket.",
         )
     return ()
+
+
+def _age_notes(crossing: int) -> tuple[str, ...]:
+    if not crossing:
+        return ()
+    plural = "s" if crossing > 1 else ""
+    return (
+        f"Age-modified pod: {crossing} pairing{plural} across divisions "
+        "(no opponent of the same division was left).",
+    )
 
 
 def _rematch_notes(rematches: int) -> tuple[str, ...]:
