@@ -1,9 +1,10 @@
 """Staff pairing pages (namespace ``staff``, joined in config/urls.py): the dashboard,
-pairing a pod's next round and a pairing run's progress, under ``/e/<event>/staff/``."""
+pairing a pod's next round, a pairing run's progress and the minimal re-pair of a round
+after a correction, under ``/e/<event>/staff/``."""
 
 from django.urls import path
 
-from .views import staff
+from .views import repair, staff
 
 E = "e/<slug:slug>/staff/"
 
@@ -11,4 +12,5 @@ urlpatterns = [
     path(E, staff.dashboard, name="dashboard"),
     path(f"{E}pair/", staff.pair, name="pair"),
     path(f"{E}runs/<int:run_id>/", staff.run_status, name="run"),
+    path(f"{E}rounds/<int:round_id>/repair/", repair.repair, name="round_repair"),
 ]

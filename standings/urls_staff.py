@@ -8,4 +8,5 @@ E = "e/<slug:slug>/staff/"
 
 urlpatterns = [
     path(f"{E}standings/", staff.standings, name="standings"),
+    path(f"{E}standings/print/", staff.print_standings, name="print_standings"),
 ]

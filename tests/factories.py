@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from tournaments import services
-from tournaments.models import Event, EventStaff, StaffRole
+from tournaments.models import Event, EventStaff, Phase, StaffRole
 
 PASSWORD = "correct horse battery staple"
 
@@ -33,3 +33,22 @@ def event_with_players(n: int, *, by, **kwargs: Any) -> Event:
     for i in range(1, n + 1):
         services.registration_add(event=ev, name=f"Player {i:03d}", player_id=f"{1000 + i}", by=by)
     return ev
+
+
+def started_round(players: int = 4, *, username: str = "org"):
+    """An event of ``players`` whose round 1 is started, tables in registration order.
+    Returns ``(event, round, registrations)``; the organiser is ``username``."""
+    organiser = user(username)
+    ev = event_with_players(players, by=organiser)
+    regs = list(ev.registrations.order_by("pk"))
+    rnd = services.round_create(
+        event=ev,
+        pod="open",
+        number=1,
+        phase=Phase.SWISS,
+        by=organiser,
+        tables=[(t + 1, regs[2 * t : 2 * t + 2], "random") for t in range(players // 2)],
+    )
+    services.round_publish(round=rnd, by=organiser)
+    services.round_start(round=rnd, by=organiser)
+    return ev, rnd, regs

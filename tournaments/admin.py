@@ -79,7 +79,16 @@ class EventStaffAdmin(admin.ModelAdmin):
 
 @admin.register(models.AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["at", "event", "actor", "action", "object_type", "object_id", "round_number"]
+    list_display = [
+        "at",
+        "event",
+        "actor",
+        "actor_registration",
+        "action",
+        "object_type",
+        "object_id",
+        "round_number",
+    ]
     list_filter = ["action"]
     search_fields = ["reason", "object_id"]
 
@@ -88,3 +97,17 @@ class AuditEventAdmin(admin.ModelAdmin):
 class BackgroundRunAdmin(admin.ModelAdmin):
     list_display = ["created_at", "event", "kind", "pod", "status"]
     list_filter = ["kind", "status"]
+
+
+@admin.register(models.SelfReport)
+class SelfReportAdmin(admin.ModelAdmin):
+    list_display = ["match", "registration", "outcome", "winner", "changes", "reported_at"]
+    list_filter = ["outcome"]
+    raw_id_fields = ["match", "registration", "winner"]
+
+
+@admin.register(models.PenaltyNote)
+class PenaltyNoteAdmin(admin.ModelAdmin):
+    list_display = ["at", "event", "registration", "round_number", "kind", "infraction", "by"]
+    list_filter = ["kind"]
+    raw_id_fields = ["registration"]

@@ -6,7 +6,16 @@ from typing import Any
 
 from django import forms
 
-from .models import Division, DivisionCode, Event, Structure
+from .models import (
+    Division,
+    DivisionCode,
+    Event,
+    PenaltyKind,
+    Registration,
+    SelfReportMode,
+    StaffRole,
+    Structure,
+)
 from .rulesets import RULESETS
 
 TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 32, 64)]
@@ -119,3 +128,73 @@ class PairForm(forms.Form):
 
 class SearchForm(forms.Form):
     q = forms.CharField(max_length=100, required=False, label="Find my table")
+
+
+class ReasonResultForm(ResultForm):
+    """A judge's correction or a dispute resolution: the result, the version shown, and
+    the reason written to the audit trail (P-POST-4)."""
+
+    reason = forms.CharField(max_length=500, label="Reason")
+
+
+PLAYER_RESULT_CHOICES = [
+    ("me", "I won"),
+    ("opponent", "I lost"),
+    ("draw", "Tie"),
+]
+
+
+class PlayerReportForm(forms.Form):
+    """A player's own report on their private link."""
+
+    match = forms.IntegerField(widget=forms.HiddenInput)
+    result = forms.ChoiceField(choices=PLAYER_RESULT_CHOICES)
+
+
+class PlayerDropForm(forms.Form):
+    confirm = forms.BooleanField(label="Yes, drop me from the event")
+
+
+class StaffInviteForm(forms.Form):
+    who = forms.CharField(max_length=254, label="Username or e-mail")
+    role = forms.ChoiceField(choices=StaffRole.choices)
+
+
+class EventSettingsForm(forms.Form):
+    self_report = forms.ChoiceField(
+        choices=SelfReportMode.choices,
+        label="When both players report the same result",
+        widget=forms.RadioSelect,
+    )
+
+
+class PenaltyForm(forms.Form):
+    """A penalty note: the player, the round, the penalty and the infraction."""
+
+    registration = forms.ModelChoiceField(queryset=Registration.objects.none(), label="Player")
+    round_number = forms.IntegerField(min_value=1, required=False, label="Round")
+    kind = forms.ChoiceField(choices=PenaltyKind.choices, label="Penalty")
+    infraction = forms.CharField(max_length=200)
+    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["registration"].queryset = Registration.objects.filter(
+            event=event
+        ).select_related("player")
+
+
+class AuditFilterForm(forms.Form):
+    """Filters of the audit page; choices are filled from the event."""
+
+    round = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    player = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    person = forms.ChoiceField(required=False)
+
+    def __init__(
+        self, *args: Any, rounds: list[int], players: list[Any], people: list[Any], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [("", "Any round")] + [(n, f"Round {n}") for n in rounds]
+        self.fields["player"].choices = [("", "Any player")] + players
+        self.fields["person"].choices = [("", "Anyone")] + people

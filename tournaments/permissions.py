@@ -1,15 +1,24 @@
-"""Who may operate an event's staff pages.
+"""Who may do what at an event: staff roles mapped to capabilities, checked on the server.
 
-Staff pages are for the event's organisers and scorekeepers (``EventStaff``). Judges are
-event staff too, but in this release they do not operate the event (pairing, publishing,
-entering slips): their pages (record corrections, P-POST-4) come later, so every operate
-page answers them 403. Anyone else signed in gets 403; anonymous visitors are sent to
-the login page.
+Roles (``EventStaff``, one user may hold several):
+- **organiser**: owns the event; can do everything below and manages staff and settings.
+- **scorekeeper**: operates the event: players, pairing, publishing, starting, match
+  slips, drops, standings and printing.
+- **judge**: corrects results within the P-POST-4 window, records penalty notes.
+Every staff role sees the disputes queue (and may resolve a dispute, with a reason, or
+accept an agreed result) and the audit trail. Decision: scorekeepers resolve disputes
+too, because "a staff entry always overrides" — the slip brought to their desk decides.
+
+A view declares the capability it needs with ``event_staff_required``. Anonymous
+visitors are sent to the login page; signed-in users without the capability get 403;
+an unknown event is 404. The decorator puts ``request.can`` (``Can``) on the request,
+so templates show only the links and buttons the user may use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -22,6 +31,34 @@ from django_htmx.http import HttpResponseClientRedirect
 from .models import Event, EventStaff, StaffRole
 
 OPERATOR_ROLES = frozenset({StaffRole.ORGANISER, StaffRole.SCOREKEEPER})
+ALL_STAFF = frozenset(StaffRole)
+
+# capability → (roles that have it, what a refused user is told)
+CAPABILITIES: dict[str, tuple[frozenset[str], str]] = {
+    "operate": (OPERATOR_ROLES, "Only the organisers and scorekeepers of this event can do that."),
+    "correct": (
+        frozenset({StaffRole.ORGANISER, StaffRole.JUDGE}),
+        "Only the organisers and judges of this event can correct results or note penalties.",
+    ),
+    "resolve": (ALL_STAFF, "Only the staff of this event can handle disputes."),
+    "audit": (ALL_STAFF, "Only the staff of this event can read its audit trail."),
+    "manage": (
+        frozenset({StaffRole.ORGANISER}),
+        "Only the organisers of this event can manage its staff and settings.",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Can:
+    """What a user may do at one event (``request.can`` on staff pages)."""
+
+    roles: frozenset[str]
+
+    def __getattr__(self, capability: str) -> bool:
+        if capability not in CAPABILITIES:
+            raise AttributeError(capability)
+        return bool(self.roles & CAPABILITIES[capability][0])
 
 
 def staff_roles(user: Any, event: Event) -> set[str]:
@@ -43,25 +80,34 @@ def _to_login(request: HttpRequest) -> HttpResponse:
     return redirect_to_login(request.get_full_path())
 
 
-def event_operator_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def event_staff_required(
+    capability: str,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a staff view taking ``(request, event, ...)`` whose URL has ``<slug>``.
 
-    Anonymous → login redirect; signed in without an operator role → 403 (PermissionDenied);
-    unknown event → 404.
+    Anonymous → login redirect; signed in without ``capability`` → 403
+    (PermissionDenied, with who may); unknown event → 404.
     """
+    roles_needed, refusal = CAPABILITIES[capability]
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return _to_login(request)
-        event = get_object_or_404(Event, slug=slug)
-        if not can_operate(request.user, event):
-            raise PermissionDenied(
-                "Only the organisers and scorekeepers of this event can do that."
-            )
-        return view(request, event, *args, **kwargs)
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return _to_login(request)
+            event = get_object_or_404(Event, slug=slug)
+            roles = frozenset(staff_roles(request.user, event))
+            if not roles & roles_needed:
+                raise PermissionDenied(refusal)
+            request.can = Can(roles)  # type: ignore[attr-defined]
+            return view(request, event, *args, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorator
+
+
+event_operator_required = event_staff_required("operate")
 
 
 def login_required_htmx(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -1,4 +1,5 @@
-"""Public event pages of ``tournaments`` under ``/e/<event>/`` (namespace ``public``).
+"""Public event pages of ``tournaments`` under ``/e/<event>/`` (namespace ``public``),
+and each player's private link ``/e/<event>/p/<token>/``.
 
 config/urls.py joins these with ``standings.urls_public`` into the ``public`` namespace;
 the home page (un-namespaced ``home``) is routed there too.
@@ -6,12 +7,16 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import public
+from .views import player, public
 
 E = "e/<slug:slug>/"
+P = f"{E}p/<str:token>/"
 
 urlpatterns = [
     path(E, public.event_home, name="event"),
     path(f"{E}pairings/", public.pairings, name="pairings"),
     path(f"{E}bracket/", public.bracket, name="bracket"),
+    path(P, player.player_home, name="player"),
+    path(f"{P}report/", player.player_report, name="player_report"),
+    path(f"{P}drop/", player.player_drop, name="player_drop"),
 ]

@@ -1,5 +1,6 @@
 """Staff pages of ``tournaments`` (namespace ``staff``): creating an event, then players,
-rounds and match slips under ``/e/<event>/staff/…``.
+rounds and match slips, the judges' desk (disputes, corrections, penalties), the audit
+trail, printing and the event's staff, under ``/e/<event>/staff/…``.
 
 config/urls.py joins these with ``pairings.urls_staff`` and ``standings.urls_staff`` into
 the ``staff`` namespace.
@@ -7,18 +8,37 @@ the ``staff`` namespace.
 
 from django.urls import path
 
-from .views import staff
+from .views import audit, desk, printing, staff, team
 
 E = "e/<slug:slug>/staff/"
+R = f"{E}rounds/<int:round_id>/"
+M = f"{E}matches/<int:match_id>/"
+P = f"{E}players/<int:registration_id>/"
 
 urlpatterns = [
     path("staff/new/", staff.event_create, name="event_create"),
     path(f"{E}players/", staff.players, name="players"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
-    path(f"{E}players/<int:registration_id>/drop/", staff.player_drop, name="player_drop"),
-    path(f"{E}rounds/<int:round_id>/", staff.round_detail, name="round"),
-    path(f"{E}rounds/<int:round_id>/publish/", staff.round_publish, name="round_publish"),
-    path(f"{E}rounds/<int:round_id>/start/", staff.round_start, name="round_start"),
-    path(f"{E}matches/<int:match_id>/result/", staff.match_result, name="match_result"),
+    path(f"{P}drop/", staff.player_drop, name="player_drop"),
+    path(f"{P}link/", team.player_link, name="player_link"),
+    path(f"{P}link/reset/", team.player_link_reset, name="player_link_reset"),
+    path(R, staff.round_detail, name="round"),
+    path(f"{R}publish/", staff.round_publish, name="round_publish"),
+    path(f"{R}start/", staff.round_start, name="round_start"),
+    path(f"{R}print/pairings/", printing.print_pairings, name="print_pairings"),
+    path(f"{R}print/slips/", printing.print_slips, name="print_slips"),
+    path(f"{M}result/", staff.match_result, name="match_result"),
+    path(f"{M}accept/", desk.report_accept, name="report_accept"),
+    path(f"{M}resolve/", desk.dispute_resolve, name="dispute_resolve"),
+    path(f"{M}correct/", desk.result_correct, name="result_correct"),
+    path(f"{E}disputes/", desk.disputes, name="disputes"),
+    path(f"{E}corrections/", desk.corrections, name="corrections"),
+    path(f"{E}penalties/", desk.penalties, name="penalties"),
+    path(f"{E}audit/", audit.audit, name="audit"),
+    path(f"{E}audit.csv", audit.audit_csv, name="audit_csv"),
+    path(f"{E}team/", team.team, name="team"),
+    path(f"{E}team/invite/", team.team_invite, name="team_invite"),
+    path(f"{E}team/<int:staff_id>/remove/", team.team_remove, name="team_remove"),
+    path(f"{E}settings/", team.event_settings, name="event_settings"),
 ]

@@ -18,7 +18,7 @@ opponents' game-win % (OGW); then a random order drawn from ``random.Random(seed
   (melee.gg) they do not. Match points and W-L-D stay those of the Swiss rounds either way.
 * **melee ranking**: melee.gg ranks by the player's own GW% *without* the floor (and
   publishes it unfloored as GWP), while OMW and OGW use floored values. Reproduced on both
-  published melee events in ``/work/shared/data/mtg`` (OMWP, GWP, OGWP to 6 decimals).
+  published melee events in ``../shared/data/mtg`` (OMWP, GWP, OGWP to 6 decimals).
 
 The rows are the Swiss standings; final places after a top cut come from
 :func:`standings.engine.placement.top_cut_places` with this order (P-TC, R-4).

@@ -1,4 +1,4 @@
-"""The staff standings page (organisers and scorekeepers, see
+"""The staff standings page and its print version (organisers and scorekeepers, see
 ``tournaments.permissions``). URL name ``staff:standings``."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from tournaments.models import Event
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import standings_for_public
 from tournaments.views.common import int_param
+from tournaments.views.printing import paper_context
 
 from ..services import standings_latest
 
@@ -32,3 +33,20 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
         "divisions": standings_for_public(snapshot.data) if snapshot else [],
     }
     return render(request, "standings/staff/standings.html", context)
+
+
+@require_GET
+@event_operator_required
+def print_standings(request: HttpRequest, event: Event) -> HttpResponse:
+    """The latest standings (or ``?snapshot=<id>``) on paper, A4 or Letter (``?paper=``)."""
+    chosen_id = int_param(request, "snapshot")
+    snapshot = (
+        event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
+    )
+    context = {
+        "event": event,
+        "snapshot": snapshot,
+        "divisions": standings_for_public(snapshot.data) if snapshot else [],
+        **paper_context(request),
+    }
+    return render(request, "standings/print/standings.html", context)

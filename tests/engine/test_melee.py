@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as F
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from standings.engine.mtg import MELEE_FLOOR, MTR_FLOOR, MtgStandingRow, mtg_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome
+from tests.paths import DATA
 from tournaments.formats.eventdata import EventData, MatchData
 from tournaments.formats.melee import (
     MeleeError,
@@ -27,13 +27,13 @@ from tournaments.formats.melee import (
     melee_to_event_data,
 )
 
-DATA = Path("/work/shared/data/mtg")
+MTG_DATA = DATA / "mtg"
 FILES = ["melee-legacy-2025-05-15.json", "melee-standard-2024-12-29-93p.json"]
 SIX_DECIMALS = F(1, 2 * 10**6)
 
 
 def load(name: str) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads((DATA / name).read_text(encoding="utf-8"))
+    doc: dict[str, Any] = json.loads((MTG_DATA / name).read_text(encoding="utf-8"))
     return doc
 
 

@@ -13,7 +13,6 @@ import json
 import re
 from collections.abc import Sequence
 from fractions import Fraction as F
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +31,9 @@ from standings.engine.mtg import (
     opponents_average,
 )
 from standings.engine.types import Entrant, MatchRecord, Outcome
+from tests.paths import DATA
 
-WORKED = Path("/work/shared/data/worked_examples.json")
+WORKED = DATA / "worked_examples.json"
 Plan = dict[str, list[tuple[str, list[str]]]]
 
 

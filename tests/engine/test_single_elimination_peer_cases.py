@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +22,9 @@ from pairings.engine.elimination import (
 from pairings.engine.types import Pairing
 from standings.engine.placement import single_elimination_places
 from standings.engine.types import MatchRecord, Outcome
+from tests.paths import DATA
 
-PEER = Path("/work/shared/data/peer_cases.json")
+PEER = DATA / "peer_cases.json"
 CASES = json.loads(PEER.read_text(encoding="utf-8"))["tournament_pairings_single_elimination"][
     "cases"
 ]

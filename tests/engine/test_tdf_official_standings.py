@@ -15,16 +15,16 @@ after their drop round: their OWP *and* OOWP use everyone's records as of that r
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
 from standings.engine.placement import top_cut_places
 from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome, StandingRow
+from tests.paths import DATA
 from tournaments.formats.tdf import TdfPod, TdfRound, TdfTournament, parse_tdf, player_division
 
-TDF = Path("/work/shared/data/pokemon/2025-dg-nov-cup.tdf")
+TDF = DATA / "pokemon/2025-dg-nov-cup.tdf"
 DIVISION_CATEGORY = {"junior": 0, "senior": 1, "masters": 2}
 
 

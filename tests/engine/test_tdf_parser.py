@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from standings.engine.types import Outcome
+from tests.paths import DATA
 from tournaments.formats.tdf import (
     MatchResult,
     TdfError,
@@ -18,7 +18,7 @@ from tournaments.formats.tdf import (
     season_end_year,
 )
 
-TDF = Path("/work/shared/data/pokemon/2025-dg-nov-cup.tdf")
+TDF = DATA / "pokemon/2025-dg-nov-cup.tdf"
 
 
 @pytest.fixture(scope="module")

@@ -11,17 +11,17 @@ melee.gg floor of exactly 1/3 swaps places 21 and 22.
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
 from standings.engine.mtg import MELEE_FLOOR, MTR_FLOOR, mtg_standings
 from standings.engine.placement import top_cut_places
 from standings.engine.types import Entrant, MatchRecord, Outcome
+from tests.paths import DATA
 from tournaments.formats.eventdata import EventData, MatchData
 from tournaments.formats.wer import WerError, parse_wer, wer_official_order
 
-WER = Path("/work/shared/data/mtg/wer-modern-weekly-2018-10-29.wer")
+WER = DATA / "mtg/wer-modern-weekly-2018-10-29.wer"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""melee.gg tournament JSON (as stored in ``/work/shared/data/mtg``) as ``EventData``.
+"""melee.gg tournament JSON (as stored in ``../shared/data/mtg``) as ``EventData``.
 
 The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, Formats},
 ``Rounds[]`` {RoundName, Matches[] {Player1, Player2, Result}} and the published

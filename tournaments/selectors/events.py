@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 
-from ..models import Division, Event, EventStaff, Registration
+from ..models import Division, Event, EventStaff, Registration, StaffRole
 
 # P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
 P_RT_1 = (
@@ -83,12 +83,20 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
 
 
 def events_for_home(user: Any, limit: int = 30) -> tuple[list[Event], list[Event]]:
-    """``(recent events, events the user is staff of)`` for the home page. 2 queries."""
+    """``(recent events, events the user is staff of)`` for the home page; each of the
+    user's events has ``operates`` (organiser or scorekeeper there). 2 queries."""
     recent = list(Event.objects.order_by(F("date").desc(nulls_last=True), "-created_at")[:limit])
     mine: list[Event] = []
     if getattr(user, "is_authenticated", False):
         ids = EventStaff.objects.filter(user=user).values("event_id")
-        mine = list(Event.objects.filter(pk__in=ids).order_by("-created_at")[:limit])
+        operates = EventStaff.objects.filter(
+            user=user, event=OuterRef("pk"), role__in=[StaffRole.ORGANISER, StaffRole.SCOREKEEPER]
+        )
+        mine = list(
+            Event.objects.filter(pk__in=ids)
+            .annotate(operates=Exists(operates))
+            .order_by("-created_at")[:limit]
+        )
     return recent, mine
 
 

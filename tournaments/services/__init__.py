@@ -1,7 +1,9 @@
-"""Services own every state change (STYLE.md §2): keyword-only, ``by=`` the acting user,
-atomic, audited. Views, tasks, the admin and commands call these."""
+"""Services own every state change (STYLE.md §2): keyword-only, ``by=`` the acting user
+(or the Registration of a player on their private link), atomic, audited. Views, tasks,
+the admin and commands call these."""
 
 from .audit import audit_log
+from .corrections import Correction, mark_changed_brackets, result_correct
 from .events import event_create, event_finish, unique_slug
 from .registrations import (
     parse_player_lines,
@@ -9,7 +11,13 @@ from .registrations import (
     registration_drop,
     registrations_add_csv,
 )
-from .results import correction_window_open, match_result_text, slip_enter
+from .reports import dispute_resolve, report_accept, report_submit
+from .results import (
+    correction_window_open,
+    locked_message,
+    match_result_text,
+    slip_enter,
+)
 from .rounds import (
     round_complete_if_reported,
     round_create,
@@ -18,23 +26,42 @@ from .rounds import (
     round_start,
     standings_refresh_on_commit,
 )
+from .staff import (
+    event_settings_update,
+    penalty_note_add,
+    registration_link_reset,
+    staff_invite,
+    staff_remove,
+)
 
 __all__ = [
+    "Correction",
     "audit_log",
     "correction_window_open",
+    "dispute_resolve",
     "event_create",
     "event_finish",
+    "event_settings_update",
+    "locked_message",
+    "mark_changed_brackets",
     "match_result_text",
     "parse_player_lines",
+    "penalty_note_add",
     "registration_add",
     "registration_drop",
+    "registration_link_reset",
     "registrations_add_csv",
+    "report_accept",
+    "report_submit",
+    "result_correct",
     "round_complete_if_reported",
     "round_create",
     "round_discard",
     "round_publish",
     "round_start",
     "slip_enter",
+    "staff_invite",
+    "staff_remove",
     "standings_refresh_on_commit",
     "unique_slug",
 ]

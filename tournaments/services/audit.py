@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import AuditEvent, Event
+from ..models import AuditEvent, Event, Registration
+
+
+def actor_fields(by: Any) -> dict[str, Any]:
+    """Who acted, as AuditEvent fields: a signed-in user, a player on their private link
+    (a Registration), or nobody (a command, the system)."""
+    if isinstance(by, Registration):
+        return {"actor": None, "actor_registration": by}
+    return {"actor": by if getattr(by, "is_authenticated", False) else None}
 
 
 def audit_log(
@@ -19,14 +27,13 @@ def audit_log(
     new: Any = None,
     reason: str = "",
 ) -> AuditEvent:
-    """Write one audit row. ``by`` is a user or None (a command or the system).
+    """Write one audit row. ``by`` is a user, a Registration (the player acting on their
+    private link) or None (a command or the system).
 
     ``old`` / ``new`` must be JSON-serialisable values (dicts of plain fields).
     """
-    actor = by if getattr(by, "is_authenticated", False) else None
     return AuditEvent.objects.create(
         event=event,
-        actor=actor,
         action=action,
         object_type=object_type or (type(obj).__name__.lower() if obj is not None else ""),
         object_id=str(getattr(obj, "pk", "") or ""),
@@ -34,4 +41,5 @@ def audit_log(
         old=old,
         new=new,
         reason=reason,
+        **actor_fields(by),
     )

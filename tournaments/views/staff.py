@@ -1,5 +1,8 @@
 """Staff pages: run an event (organisers and scorekeepers, see ``permissions``).
 
+The judges' desk is in ``desk``, the audit trail in ``audit``, print pages in
+``printing``, staff management and players' private links in ``team``.
+
 Each view parses input, calls one service, and shows a ``MatchslipError`` as a form
 error or message (STYLE.md §2, §7). Anything else is a bug and propagates. The
 dashboard and pairing pages live in ``pairings.views.staff``, the standings page in
@@ -17,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
-from ..errors import MatchslipError, ResultConflict
+from ..errors import MatchslipError, ResultConflict, RoundStateError
 from ..forms import DropForm, EventForm, PlayerForm, PlayersCsvForm, ResultForm
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
@@ -30,6 +33,7 @@ from ..selectors import (
     registrations_for_staff,
     round_for_staff,
 )
+from ..selectors.reports import reports_for_round
 from .common import int_param
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
@@ -142,9 +146,9 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
 
 
 def _slips_open(rnd: Round) -> bool:
-    return rnd.status in (RoundStatus.STARTED, RoundStatus.COMPLETE) and (
-        services.correction_window_open(rnd)
-    )
+    """Slips are entered while the round is in progress; once it is complete, results
+    change only through a judge's correction, with a reason (P-POST-4)."""
+    return rnd.status == RoundStatus.STARTED
 
 
 @require_GET
@@ -156,6 +160,7 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
     view = round_for_staff(rnd)
     only_missing = request.GET.get("missing") == "1"
     matches = [m for m in view.tables if not only_missing or m.outcome == Outcome.PENDING]
+    marked = _marked(rnd)
     context = {
         "event": event,
         "round": view,
@@ -163,8 +168,16 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
         "only_missing": only_missing,
         "slips_open": _slips_open(rnd),
         "ties": _ties_allowed(event, view.is_elimination),
+        "reports": reports_for_round(rnd.pk),
+        "marked_ids": marked,
+        "marked": [m.table for m in view.tables if m.id in marked],
     }
     return render(request, ROUND_TEMPLATE, context)
+
+
+def _marked(rnd: Round) -> set[int]:
+    """Tables a correction of an earlier round marked (their brackets changed)."""
+    return set(rnd.matches.filter(bracket_changed=True).values_list("pk", flat=True))
 
 
 def _ties_allowed(event: Event, elimination: bool) -> bool:
@@ -216,6 +229,14 @@ def _slip(match: Match, form: ResultForm, by: Any) -> None:
     result = form.cleaned_data["result"]
     winner = {"p1": seats[0], "p2": seats[-1]}.get(result) if len(seats) == 2 else None
     outcome = Outcome.WIN if result in ("p1", "p2") else result
+    if match.round.status == RoundStatus.COMPLETE and (match.outcome, match.winner_id) != (
+        outcome,
+        winner.pk if winner else None,
+    ):
+        raise RoundStateError(
+            f"Round {match.round.number} is complete: a judge corrects its results, "
+            "with a reason (P-POST-4)."
+        )
     services.slip_enter(
         match=match, outcome=outcome, winner=winner, version=form.cleaned_data["version"], by=by
     )
@@ -251,6 +272,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     context = {
         "event": event,
         "m": view,
+        "reports": reports_for_round(rnd.pk),
         "error": error,
         "missing": missing,
         "round": rnd,

@@ -1,0 +1,201 @@
+"""Minimal re-pair of a paired round after a judge's correction (P-SW-9, P-POST-2).
+
+A correction of round N (``tournaments.services.result_correct``) marks the pairings of
+round N+1 whose players' brackets it changed (``Match.bracket_changed``). While that
+round has not started, ``round_repair_preview`` shows what
+``pairings.engine.repair.repair`` would change — only the tables needed for a valid
+pairing — and ``round_repair`` applies it: the changed tables are replaced, every other
+table keeps its players and number, the marks are cleared, and one audit row records the
+old and new tables, the engine's explanation and the seed (I-1). Once the round has
+started its pairings are frozen and the repair is refused.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
+from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
+from tournaments.rulesets import get_ruleset
+from tournaments.services import audit_log
+
+from .adapters import pod_registrations
+from .engine import errors as engine_errors
+from .engine.repair import RepairResult, TableChange, repair
+from .engine.types import Pairing, SwissPlayer
+
+REPAIRABLE = (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
+
+
+@dataclass(frozen=True)
+class RepairPreview:
+    """A proposed repair: the engine's result, the seed that reproduces it, a
+    fingerprint of the change (so applying it checks nothing moved meanwhile), and the
+    players' names by id for display."""
+
+    round: Round
+    result: RepairResult
+    seed: int
+    fingerprint: str
+    names: dict[str, str]
+
+
+def _history(rnd: Round) -> tuple[dict[int, int], dict[int, set[int]], set[int]]:
+    """``(match points, opponents met, bye receivers)`` over the pod's Swiss rounds
+    before ``rnd``. One query."""
+    ruleset = get_ruleset(rnd.event.ruleset)
+    rows = (
+        MatchSeat.objects.filter(
+            round__event=rnd.event,
+            round__pod=rnd.pod,
+            round__phase=Phase.SWISS,
+            round__number__lt=rnd.number,
+        )
+        .values_list("match_id", "registration_id", "match__outcome", "match__winner_id")
+        .order_by("match_id", "seat")
+    )
+    by_match: dict[int, list[tuple[int, str, int | None]]] = defaultdict(list)
+    for match_id, reg_id, outcome, winner_id in rows:
+        by_match[match_id].append((reg_id, outcome, winner_id))
+    points: dict[int, int] = defaultdict(int)
+    met: dict[int, set[int]] = defaultdict(set)
+    byes: set[int] = set()
+    for seats in by_match.values():
+        ids, (_, outcome, winner_id) = [s[0] for s in seats], seats[0]
+        for reg_id in ids:
+            met[reg_id].update(i for i in ids if i != reg_id)
+            won = outcome == Outcome.BYE or (outcome == Outcome.WIN and winner_id == reg_id)
+            points[reg_id] += ruleset.points_win if won else 0
+            points[reg_id] += ruleset.points_tie if outcome == Outcome.DRAW else 0
+            if outcome == Outcome.BYE:
+                byes.add(reg_id)
+    return points, met, byes
+
+
+def players_before(rnd: Round) -> list[SwissPlayer]:
+    """The active players of the round's pod with their Swiss record *before* this
+    round (points, opponents, bye), as ``pairings.adapters.swiss_players_for_pod``
+    builds them for a new round; the round being repaired does not count. 2 queries."""
+    points, met, byes = _history(rnd)
+    regs = pod_registrations(rnd.event, rnd.pod)
+    return [
+        SwissPlayer(
+            id=str(r.pk),
+            match_points=points[r.pk],
+            opponents=frozenset(str(o) for o in met[r.pk]),
+            had_bye=r.pk in byes,
+            division=r.division.code,
+        )
+        for r in regs
+        if not r.dropped and not r.disqualified
+    ]
+
+
+def _previous(rnd: Round) -> tuple[list[Pairing], set[str]]:
+    """The round's pairings as the engine sees them, and the players of marked tables."""
+    previous, changed = [], set()
+    for m in rnd.matches.exclude(outcome=Outcome.LOSS).prefetch_related("seats"):
+        players = tuple(str(s.registration_id) for s in sorted(m.seats.all(), key=lambda s: s.seat))
+        previous.append(Pairing(m.table, players, m.why, m.pair_down, m.rematch))
+        if m.bracket_changed:
+            changed.update(players)
+    return previous, changed
+
+
+def _fingerprint(changes: tuple[TableChange, ...]) -> str:
+    return ";".join(f"{c.table}:{','.join(c.old)}>{','.join(c.new)}" for c in changes)
+
+
+def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPreview:  # noqa: A002
+    """Compute (without saving) the minimal re-pair of a round that has not started.
+    Raises RoundStateError once it has started (P-POST-2), PairingImpossible."""
+    rnd = Round.objects.select_related("event").get(pk=round.pk)
+    if rnd.status not in REPAIRABLE or rnd.phase != Phase.SWISS:
+        raise RoundStateError(
+            f"Round {rnd.number} has started: its pairings are frozen (P-POST-2)."
+            if rnd.status not in REPAIRABLE
+            else "Only Swiss rounds are re-paired."
+        )
+    seed = secrets.randbits(48) if seed is None else seed
+    previous, changed = _previous(rnd)
+    try:
+        result = repair(
+            previous,
+            players_before(rnd),
+            changed,
+            rng=random.Random(seed),
+            age_modified="+" in rnd.pod,
+        )
+    except engine_errors.PairingImpossible as e:
+        raise PairingImpossible(str(e)) from None
+    names = dict(
+        (str(pk), name)
+        for pk, name in Registration.objects.filter(event=rnd.event).values_list(
+            "pk", "player__name"
+        )
+    )
+    return RepairPreview(rnd, result, seed, _fingerprint(result.changed_tables), names)
+
+
+def _replace_tables(rnd: Round, result: RepairResult) -> None:
+    """Delete the matches of changed tables and create their new pairings."""
+    changed = {c.table for c in result.changed_tables}
+    old = [m for m in rnd.matches.all() if m.table in changed and m.outcome != Outcome.LOSS]
+    Match.objects.filter(pk__in=[m.pk for m in old]).delete()  # seats go with them
+    regs = Registration.objects.in_bulk([int(p) for c in result.changed_tables for p in c.new])
+    for p in result.pairings:
+        if p.table not in changed:
+            continue
+        match = Match.objects.create(
+            round=rnd,
+            table=p.table,
+            outcome=Outcome.BYE if p.is_bye else Outcome.PENDING,
+            why=p.why[:200],
+            pair_down=p.pair_down,
+            rematch=p.rematch,
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, round=rnd, registration=regs[int(pid)], seat=n)
+            for n, pid in enumerate(p.players, start=1)
+        )
+
+
+@transaction.atomic
+def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> RepairPreview:  # noqa: A002
+    """Apply the previewed minimal re-pair (same ``seed``): only the changed tables are
+    replaced; the marks are cleared; one audit row holds old and new tables, the seed
+    and the explanation. Refused (RoundStateError) once the round started, and
+    (InvalidInput) when the proposal no longer matches ``fingerprint``."""
+    locked = Round.objects.select_for_update().get(pk=round.pk)  # start waits for us
+    preview = round_repair_preview(round=locked, seed=seed)
+    if preview.fingerprint != fingerprint:
+        raise InvalidInput("The pairings or records changed since the preview: look at it again.")
+    rnd, result = preview.round, preview.result
+    ext = dict(Registration.objects.filter(event=rnd.event).values_list("pk", "external_id"))
+
+    def tables(side: str) -> list[Any]:
+        return [[c.table, [ext[int(p)] for p in getattr(c, side)]] for c in result.changed_tables]
+
+    _replace_tables(rnd, result)
+    rnd.matches.filter(bracket_changed=True).update(bracket_changed=False)
+    audit_log(
+        event=rnd.event,
+        by=by,
+        action="round.repair",
+        obj=rnd,
+        round_number=rnd.number,
+        old={"tables": tables("old")},
+        new={"tables": tables("new"), "seed": seed},
+        reason=" ".join(result.why),
+    )
+    if rnd.status == RoundStatus.PUBLISHED:
+        from tournaments.public_cache import pairings_fragment_store
+
+        transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
+    return preview

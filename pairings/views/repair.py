@@ -1,0 +1,50 @@
+"""The minimal re-pair page of a round that a correction marked (P-SW-9): a preview of
+the tables that change, then "Apply" (organisers and scorekeepers). URL name
+``staff:round_repair``."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from tournaments.errors import MatchslipError
+from tournaments.models import Event, Round
+from tournaments.permissions import event_operator_required
+from tournaments.views.common import int_param
+
+from ..repair_services import round_repair, round_repair_preview
+
+
+@require_http_methods(["GET", "POST"])
+@event_operator_required
+def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+    """GET: preview the minimal re-pair with a fresh seed. POST: apply the previewed
+    one (same seed; refused when anything changed since, or once the round started)."""
+    rnd = get_object_or_404(Round, pk=round_id, event=event)
+    if request.method == "POST":
+        seed = int(request.POST.get("seed", "0") or 0)
+        try:
+            round_repair(
+                round=rnd,
+                by=request.user,
+                seed=seed,
+                fingerprint=request.POST.get("fingerprint", ""),
+            )
+        except MatchslipError as e:
+            messages.error(request, str(e))
+            return redirect("staff:round_repair", event.slug, rnd.pk)
+        messages.success(request, f"Round {rnd.number} re-paired: only the changed tables moved.")
+        return redirect("staff:round", event.slug, rnd.pk)
+    try:
+        preview = round_repair_preview(round=rnd, seed=int_param(request, "seed"))
+    except MatchslipError as e:
+        messages.error(request, str(e))
+        return redirect("staff:round", event.slug, rnd.pk)
+    changes = [
+        (c.table, [preview.names[p] for p in c.old], [preview.names[p] for p in c.new])
+        for c in preview.result.changed_tables
+    ]
+    context = {"event": event, "round": rnd, "preview": preview, "changes": changes}
+    return render(request, "pairings/staff/repair.html", context)

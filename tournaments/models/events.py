@@ -1,0 +1,180 @@
+"""Events, their divisions, players and registrations."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+
+from ..rulesets import RULESETS
+
+
+class Ruleset(models.TextChoices):
+    POKEMON = "pokemon", "Play! Pokémon (2019)"
+    POKEMON_2009 = "pokemon-2009", "Pokémon (2009)"
+    MTG = "mtg", "Magic: The Gathering"
+    MTG_MULTIPLAYER = "mtg-multiplayer", "Magic multiplayer pods"
+    BO3_WINS_AGAINST = "bo3-wins-against", "Best-of-3, wins against"
+
+
+assert {c.value for c in Ruleset} == set(RULESETS)
+
+
+class Structure(models.TextChoices):
+    """S-1."""
+
+    SWISS = "swiss", "Swiss"
+    SWISS_TOP_CUT = "swiss-top-cut", "Swiss plus top cut"
+    SINGLE_ELIMINATION = "single-elimination", "Single elimination"
+
+
+class EventStatus(models.TextChoices):
+    REGISTRATION = "registration", "Registration"
+    SWISS = "swiss", "Swiss rounds"
+    TOP_CUT = "top-cut", "Top cut"
+    FINISHED = "finished", "Finished"
+
+
+class DivisionCode(models.TextChoices):
+    JUNIOR = "junior", "Junior"
+    SENIOR = "senior", "Senior"
+    MASTERS = "masters", "Masters"
+    OPEN = "open", "Open"
+
+
+class SelfReportMode(models.TextChoices):
+    """What happens when both players of a match report the same result on their private
+    links. Default ``accept``: two agreeing reports are what a match slip signed by both
+    players is (P-POST-3), so they are recorded at once; ``hold`` waits for a staff click."""
+
+    ACCEPT = "accept", "Accept results both players agree on"
+    HOLD = "hold", "Hold agreed results until staff accept them"
+    OFF = "off", "Players do not report results"
+
+
+class Event(models.Model):
+    """A tournament. ``swiss_rounds`` and ``top_cut_size`` are the announced values (S-2).
+
+    ``self_report`` decides what two agreeing player reports do (``SelfReportMode``).
+    """
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    ruleset = models.CharField(max_length=32, choices=Ruleset.choices, default=Ruleset.POKEMON)
+    structure = models.CharField(
+        max_length=32, choices=Structure.choices, default=Structure.SWISS_TOP_CUT
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(default=0)
+    top_cut_size = models.PositiveSmallIntegerField(default=0)
+    third_place_playoff = models.BooleanField(default=False)
+    prizes = models.TextField(blank=True, help_text="How many players receive prizes, and what.")
+    status = models.CharField(
+        max_length=20, choices=EventStatus.choices, default=EventStatus.REGISTRATION
+    )
+    date = models.DateField(null=True, blank=True)
+    location = models.CharField(max_length=200, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    self_report = models.CharField(
+        max_length=8, choices=SelfReportMode.choices, default=SelfReportMode.ACCEPT
+    )
+    source = models.JSONField(
+        default=dict, blank=True, help_text="Data carried from an imported file (e.g. TOM ids)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(top_cut_size__in=[0, 2, 4, 8, 16, 32, 64]),
+                name="event_top_cut_power_of_two",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Division(models.Model):
+    """An age division of an event (P-AGE-1).
+
+    ``pod`` names the pairing group: divisions sharing a pod are paired together and
+    their OWP is computed over the pod (P-AGE-3, R-5); places are still per division.
+    ``swiss_rounds`` / ``top_cut_size`` override the event's announced values when set.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
+    code = models.CharField(max_length=16, choices=DivisionCode.choices)
+    pod = models.CharField(max_length=40)
+    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    top_cut_size = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "code"], name="division_unique_per_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.get_code_display()}"
+
+    @property
+    def rounds(self) -> int:
+        return self.swiss_rounds if self.swiss_rounds is not None else self.event.swiss_rounds
+
+    @property
+    def cut(self) -> int:
+        return self.top_cut_size if self.top_cut_size is not None else self.event.top_cut_size
+
+
+class Player(models.Model):
+    """A person. ``player_id`` is the organisation's id (Pokémon POP id), not unique here."""
+
+    name = models.CharField(max_length=200)
+    player_id = models.CharField(max_length=40, blank=True, db_index=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_report_token() -> str:
+    """An unguessable token for a player's private link (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class Registration(models.Model):
+    """A player entered in an event (P-LATE-1 ``late``; R-2 ``dropped_after_round``).
+
+    ``report_token`` makes the player's private link ``/e/<event>/p/<token>/``, where they
+    report results and drop themselves without an account. Only this player (and the
+    event's staff) ever see it.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="registrations")
+    external_id = models.CharField(
+        max_length=64, help_text="Id in the imported file (TOM userid) or generated."
+    )
+    late = models.BooleanField(default=False)
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    disqualified = models.BooleanField(default=False)
+    report_token = models.CharField(
+        max_length=64, unique=True, default=new_report_token, editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "external_id"], name="registration_unique_id")
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_after_round is not None

@@ -1,0 +1,190 @@
+"""Rounds, their matches (tables) and seats, and the players' own result reports."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from .events import Event, Registration
+
+
+class Phase(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+    SWISS_DAY2 = "swiss-day2", "Swiss, Day 2"
+    TOP_CUT = "top-cut", "Top cut"
+    SINGLE_ELIMINATION = "single-elimination", "Single elimination"
+
+
+class RoundStatus(models.TextChoices):
+    """Lifecycle: paired → published → started → complete (P-POST-1, P-POST-2)."""
+
+    PAIRED = "paired", "Paired (not public)"
+    PUBLISHED = "published", "Published"
+    STARTED = "started", "Started"
+    COMPLETE = "complete", "Complete"
+
+
+class Round(models.Model):
+    """One round of one pod. Numbers run on through the top cut (Swiss 1–5, top cut 6–7).
+
+    ``seed`` is the random seed the pairing used, so the round can be reproduced (I-1).
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    pod = models.CharField(max_length=40)
+    phase = models.CharField(max_length=24, choices=Phase.choices, default=Phase.SWISS)
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=RoundStatus.choices, default=RoundStatus.PAIRED
+    )
+    seed = models.BigIntegerField(default=0)
+    paired_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "pod", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "pod", "number"], name="round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.pod} · round {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != RoundStatus.PAIRED
+
+
+class Outcome(models.TextChoices):
+    """A match slip's result. Mirrors ``standings.engine.types.Outcome``."""
+
+    PENDING = "pending", "Not reported"
+    WIN = "win", "Win"
+    DRAW = "draw", "Tie"
+    DOUBLE_LOSS = "double-loss", "Double loss"
+    BYE = "bye", "Bye"
+    LOSS = "loss", "Late-entry loss"
+
+
+class Match(models.Model):
+    """A table of a round: one seat (bye or late-entry loss), two (head-to-head) or 3–5 (pod).
+
+    ``version`` increases on every result change: a form carries the version it was
+    rendered with, and a stale one is refused (optimistic check). ``bracket_changed`` is
+    set when a correction of an earlier round changed a player's match points after this
+    round was paired (P-POST-4, P-SW-9).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
+    winner = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    games = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    why = models.CharField(max_length=200, blank=True)
+    pair_down = models.BooleanField(default=False)
+    rematch = models.BooleanField(default=False)
+    bracket_changed = models.BooleanField(
+        default=False,
+        help_text="A later correction moved a player of this pairing to another bracket (P-SW-9).",
+    )
+    reported_at = models.DateTimeField(null=True, blank=True)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(outcome="win", winner__isnull=False)
+                | (~Q(outcome="win") & Q(winner__isnull=True)),
+                name="match_winner_iff_win",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="match_unique_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · table {self.table or '-'}"
+
+    @property
+    def reported(self) -> bool:
+        return self.outcome != Outcome.PENDING
+
+
+class MatchSeat(models.Model):
+    """A player's seat at a match. ``round`` is repeated here so the database can refuse a
+    player seated twice in one round."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    conceded = models.BooleanField(
+        default=False,
+        help_text="Conceded or took a match-loss penalty: no share of a drawn pod (MP-PTS-1).",
+    )
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_in_match"),
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="seat_player_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=5), name="seat_1_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · seat {self.seat}"
+
+
+class SelfReport(models.Model):
+    """One player's own report of their match result, from their private link.
+
+    One report per player per match (the database refuses a second); the player may
+    change it until the opponent confirms (reports the same result). Reports are never
+    deleted: they stay next to the recorded result, which a staff entry overrides.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    winner = models.ForeignKey(
+        Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    changes = models.PositiveSmallIntegerField(default=0)
+    reported_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["match", "registration"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "registration"], name="self_report_once_per_player"
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome__in=["win", "draw", "double-loss"]),
+                name="self_report_outcome",
+            ),
+            models.CheckConstraint(
+                condition=Q(outcome="win", winner__isnull=False)
+                | (~Q(outcome="win") & Q(winner__isnull=True)),
+                name="self_report_winner_iff_win",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} · report of {self.registration_id}"
+
+    def same_result(self, other: SelfReport) -> bool:
+        return (self.outcome, self.winner_id) == (other.outcome, other.winner_id)

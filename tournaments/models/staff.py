@@ -1,0 +1,131 @@
+"""Event staff, the audit trail, penalty notes and background runs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from .events import Event, Registration
+
+
+class StaffRole(models.TextChoices):
+    ORGANISER = "organiser", "Organiser"
+    SCOREKEEPER = "scorekeeper", "Scorekeeper"
+    JUDGE = "judge", "Judge"
+
+
+class EventStaff(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    role = models.CharField(max_length=16, choices=StaffRole.choices)
+
+    class Meta:
+        verbose_name_plural = "event staff"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user", "role"], name="staff_unique_role")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.role} · {self.event}"
+
+
+class AuditEvent(models.Model):
+    """Who changed what, when, from which value to which, and why (P-POST-3, P-POST-4).
+
+    Who: ``actor`` (a staff user), ``actor_registration`` (a player on their private
+    link), or neither (a command or the system). Rows are only ever added.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    object_type = models.CharField(max_length=40)
+    object_id = models.CharField(max_length=40, blank=True)
+    actor_registration = models.ForeignKey(
+        Registration,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The player who acted through their private link.",
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["event", "round_number"], name="audit_event_round")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action} {self.object_type}#{self.object_id}"
+
+
+class PenaltyKind(models.TextChoices):
+    CAUTION = "caution", "Caution"
+    WARNING = "warning", "Warning"
+    PRIZE_PENALTY = "prize-penalty", "Prize penalty"
+    GAME_LOSS = "game-loss", "Game loss"
+    MATCH_LOSS = "match-loss", "Match loss"
+    DISQUALIFICATION = "disqualification", "Disqualification"
+
+
+class PenaltyNote(models.Model):
+    """A judge's note of a penalty given to a player. A note records; it changes no
+    result (a match loss is entered as a correction). Notes are never edited or deleted."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="penalties")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20, choices=PenaltyKind.choices)
+    infraction = models.CharField(max_length=200)
+    note = models.TextField(blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} · {self.registration_id}"
+
+
+class BackgroundRunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class BackgroundRun(models.Model):
+    """Progress and failure of a Celery job (pairing or standings), polled by staff pages."""
+
+    class Kind(models.TextChoices):
+        PAIRING = "pairing", "Pairing"
+        STANDINGS = "standings", "Standings"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="runs")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    pod = models.CharField(max_length=40, blank=True)
+    status = models.CharField(
+        max_length=16, choices=BackgroundRunStatus.choices, default=BackgroundRunStatus.QUEUED
+    )
+    seed = models.BigIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.pod} {self.status}"

@@ -1,0 +1,151 @@
+"""Players' own reports as the pages show them: the staff disputes queue, each table's
+report state on the round page, and a player's private page."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..models import Event, Match, MatchSeat, Outcome, Registration, RoundStatus, SelfReport
+from .rounds import PUBLIC_STATUSES, MatchView, RoundView, _round_views, match_for_staff
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    """One player's report: who, and what they said."""
+
+    registration_id: int
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    """The reports of one table: ``state`` is waiting, held (agreed, not yet recorded),
+    disputed, or agreed/overridden once the match is recorded."""
+
+    state: str
+    lines: tuple[ReportLine, ...]
+
+
+def report_text(outcome: str, winner_name: str | None) -> str:
+    if outcome == Outcome.WIN:
+        return f"{winner_name} wins"
+    return "Tie" if outcome == Outcome.DRAW else "Double loss"
+
+
+def _summaries(reports: list[SelfReport], matches: dict[int, Match]) -> dict[int, ReportSummary]:
+    by_match: dict[int, list[SelfReport]] = defaultdict(list)
+    for r in reports:
+        by_match[r.match_id].append(r)
+    out = {}
+    for match_id, rs in by_match.items():
+        m = matches.get(match_id)
+        agree = len(rs) == 2 and rs[0].same_result(rs[1])
+        if m is not None and m.outcome != Outcome.PENDING:
+            same = all((r.outcome, r.winner_id) == (m.outcome, m.winner_id) for r in rs)
+            state = "agreed" if same else "overridden"
+        else:
+            state = "waiting" if len(rs) < 2 else ("held" if agree else "disputed")
+        lines = tuple(
+            ReportLine(
+                r.registration_id,
+                r.registration.player.name,
+                report_text(r.outcome, r.winner.player.name if r.winner else None),
+            )
+            for r in rs
+        )
+        out[match_id] = ReportSummary(state, lines)
+    return out
+
+
+def _reports_query():
+    return SelfReport.objects.select_related("registration__player", "winner__player").order_by(
+        "match_id", "registration__player__name"
+    )
+
+
+def reports_for_round(round_id: int) -> dict[int, ReportSummary]:
+    """``{match id: ReportSummary}`` for the tables of a round with any report. 2 queries."""
+    matches = Match.objects.filter(round_id=round_id).in_bulk()
+    return _summaries(list(_reports_query().filter(match__round_id=round_id)), matches)
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """A table waiting for staff: disputed, or agreed and held for a click."""
+
+    round: RoundView
+    match: MatchView
+    summary: ReportSummary
+
+
+def disputes_for_staff(event: Event) -> list[QueueItem]:
+    """Unrecorded tables of started rounds whose players disagree, or agree but wait for
+    a staff click (the ``hold`` setting), in round and table order. 5 queries."""
+    reports = list(
+        _reports_query().filter(
+            match__round__event=event,
+            match__round__status=RoundStatus.STARTED,
+            match__outcome=Outcome.PENDING,
+        )
+    )
+    matches = Match.objects.filter(pk__in={r.match_id for r in reports}).select_related("round")
+    summaries = _summaries(reports, {m.pk: m for m in matches})
+    waiting = {k: s for k, s in summaries.items() if s.state in ("held", "disputed")}
+    rounds = sorted({m.round for m in matches if m.pk in waiting}, key=lambda r: (r.number, r.pod))
+    items = []
+    for view in _round_views(event, rounds, match_ids=list(waiting)):
+        items += [QueueItem(view, m, waiting[m.id]) for m in view.matches]
+    return items
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    """What a player sees on their private link: their current table (the latest public
+    round they are seated in), the reports of that table, and their earlier results."""
+
+    round: RoundView | None
+    match: MatchView | None
+    summary: ReportSummary | None
+    mine: str
+    history: tuple[tuple[int, str], ...]
+
+
+def _result_for(m: MatchView, reg_id: int) -> str:
+    if m.outcome == Outcome.PENDING:
+        return "Not reported"
+    if m.outcome in (Outcome.BYE, Outcome.LOSS):
+        return Outcome(m.outcome).label
+    if m.outcome == Outcome.WIN:
+        return "Won" if m.winner_id == reg_id else "Lost"
+    return "Tie" if m.outcome == Outcome.DRAW else "Double loss"
+
+
+def page_for_player(reg: Registration) -> PlayerPage:
+    """The private page of one registration. At most 9 queries, whatever the event size."""
+    seats = list(
+        MatchSeat.objects.filter(registration=reg, round__status__in=PUBLIC_STATUSES)
+        .select_related("round")
+        .order_by("round__number", "round_id")
+    )
+    if not seats:
+        return PlayerPage(None, None, None, "", ())
+    past = _round_views(
+        reg.event,
+        [s.round for s in seats[:-1]],
+        records=False,
+        match_ids=[s.match_id for s in seats[:-1]],
+    )
+    history = tuple((v.number, _result_for(v.matches[0], reg.pk)) for v in past if v.matches)
+    current = seats[-1].round
+    match, _ = match_for_staff(seats[-1].match_id)
+    summary = _summaries(
+        list(_reports_query().filter(match_id=match.id)),
+        Match.objects.filter(pk=match.id).in_bulk(),
+    ).get(match.id)
+    mine = (
+        next((x.text for x in summary.lines if x.registration_id == reg.pk), "") if summary else ""
+    )
+    view = _round_views(reg.event, [current], records=False, match_ids=[])[0]
+    return PlayerPage(view, match, summary, mine, history)

@@ -1,0 +1,152 @@
+"""Event staff (organiser, scorekeeper, judge), event settings, private links and
+penalty notes. Only organisers manage staff and settings (``permissions``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from ..errors import InvalidInput
+from ..models import (
+    Event,
+    EventStaff,
+    PenaltyKind,
+    PenaltyNote,
+    Registration,
+    SelfReportMode,
+    StaffRole,
+    new_report_token,
+)
+from .audit import audit_log
+
+
+def _find_user(who: str) -> Any:
+    """The account whose username or e-mail is ``who`` (case-insensitive), or None."""
+    users = get_user_model().objects.filter(is_active=True)
+    return (
+        users.filter(username__iexact=who).first()
+        or users.filter(email__iexact=who).order_by("pk").first()
+    )
+
+
+@transaction.atomic
+def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
+    """Give the account with username or e-mail ``who`` a ``role`` at ``event``.
+
+    Decision: staff need an account first (made by an administrator or the demo); an
+    unknown name or address is refused with that advice. Raises InvalidInput for an
+    unknown account or role, or a role the person already holds.
+    """
+    who = who.strip()
+    if role not in StaffRole.values:
+        raise InvalidInput(f"{role!r} is not a staff role; use organiser, scorekeeper or judge.")
+    user = _find_user(who) if who else None
+    if user is None:
+        raise InvalidInput(
+            f"No account has the username or e-mail {who!r}. Ask them to get an account, "
+            "then invite them again."
+        )
+    if EventStaff.objects.filter(event=event, user=user, role=role).exists():
+        raise InvalidInput(f"{user.get_username()} is already {role} of this event.")
+    staff = EventStaff.objects.create(event=event, user=user, role=role)
+    audit_log(
+        event=event,
+        by=by,
+        action="staff.add",
+        obj=staff,
+        object_type="staff",
+        new={"user": user.get_username(), "role": role},
+    )
+    return staff
+
+
+@transaction.atomic
+def staff_remove(*, staff: EventStaff, by: Any) -> None:
+    """Take a role away. The event keeps at least one organiser: the event row is locked
+    so two organisers removing each other at once cannot both succeed."""
+    event = Event.objects.select_for_update().get(pk=staff.event_id)
+    staff = EventStaff.objects.select_related("user").get(pk=staff.pk)
+    organisers = EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER)
+    if staff.role == StaffRole.ORGANISER and organisers.count() == 1:
+        raise InvalidInput("An event keeps at least one organiser: add another one first.")
+    audit_log(
+        event=event,
+        by=by,
+        action="staff.remove",
+        obj=staff,
+        object_type="staff",
+        old={"user": staff.user.get_username(), "role": staff.role},
+    )
+    staff.delete()
+
+
+@transaction.atomic
+def event_settings_update(*, event: Event, self_report: str, by: Any) -> Event:
+    """Choose what two agreeing player reports do (``SelfReportMode``). Audited."""
+    if self_report not in SelfReportMode.values:
+        raise InvalidInput(f"{self_report!r} is not a self-reporting setting.")
+    ev = Event.objects.select_for_update().get(pk=event.pk)
+    if ev.self_report != self_report:
+        audit_log(
+            event=ev,
+            by=by,
+            action="event.settings",
+            obj=ev,
+            old={"self_report": ev.self_report},
+            new={"self_report": self_report},
+        )
+        ev.self_report = self_report
+        ev.save(update_fields=["self_report"])
+    return ev
+
+
+@transaction.atomic
+def registration_link_reset(*, registration: Registration, by: Any) -> Registration:
+    """Give a player a new private link (the old one stops working), e.g. when a slip
+    with their QR code was lost. The token itself is never written to the audit trail."""
+    reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
+    reg.report_token = new_report_token()
+    reg.save(update_fields=["report_token"])
+    audit_log(event=reg.event, by=by, action="registration.link_reset", obj=reg)
+    return reg
+
+
+@transaction.atomic
+def penalty_note_add(
+    *,
+    event: Event,
+    registration: Registration,
+    kind: str,
+    infraction: str,
+    by: Any,
+    note: str = "",
+    round_number: int | None = None,
+) -> PenaltyNote:
+    """Record a penalty a judge gave. It changes no result: a match loss is entered as a
+    correction. Raises InvalidInput for an unknown kind or an empty infraction."""
+    if kind not in PenaltyKind.values:
+        raise InvalidInput(f"{kind!r} is not a penalty.")
+    if not infraction.strip() or registration.event_id != event.pk:
+        raise InvalidInput("Name the infraction and a player of this event.")
+    penalty = PenaltyNote.objects.create(
+        event=event,
+        registration=registration,
+        kind=kind,
+        infraction=infraction.strip(),
+        note=note.strip(),
+        round_number=round_number,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+    audit_log(
+        event=event,
+        by=by,
+        action="penalty.add",
+        obj=penalty,
+        object_type="penalty",
+        round_number=round_number,
+        new={"player": registration.external_id, "kind": kind, "infraction": infraction},
+        reason=note,
+    )
+    return penalty

@@ -1,0 +1,169 @@
+"""The judges' desk: the disputes queue (every staff role), corrections of recorded
+results within the P-POST-4 window and penalty notes (organisers and judges).
+
+Each view parses input, calls one service and shows a ``MatchslipError`` as a message
+(STYLE.md §7); forms post to real URLs and redirect back (post/redirect/get).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import services
+from ..errors import MatchslipError
+from ..forms import PenaltyForm, ReasonResultForm
+from ..models import Event, Match, Outcome, Round, RoundStatus
+from ..permissions import event_staff_required
+from ..rulesets import get_ruleset
+from ..selectors import round_for_staff
+from ..selectors.reports import disputes_for_staff, reports_for_round
+
+
+def _ties(event: Event) -> bool:
+    return get_ruleset(event.ruleset).allows_ties
+
+
+@require_GET
+@event_staff_required("resolve")
+def disputes(request: HttpRequest, event: Event) -> HttpResponse:
+    """Tables whose players disagree, and agreed results held for a staff click."""
+    context = {"event": event, "items": disputes_for_staff(event), "ties": _ties(event)}
+    return render(request, "tournaments/staff/disputes.html", context)
+
+
+def _match(event: Event, match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("round").prefetch_related("seats__registration"),
+        pk=match_id,
+        round__event=event,
+    )
+
+
+def _result_args(match: Match, form: ReasonResultForm) -> dict[str, Any]:
+    """The service's keyword arguments for the pressed result of a validated form."""
+    seats = [s.registration for s in sorted(match.seats.all(), key=lambda s: s.seat)]
+    result = form.cleaned_data["result"]
+    winner = {"p1": seats[0], "p2": seats[-1]}.get(result)
+    return {
+        "match": match,
+        "outcome": Outcome.WIN if winner else result,
+        "winner": winner,
+        "version": form.cleaned_data["version"],
+        "reason": form.cleaned_data["reason"],
+    }
+
+
+@require_POST
+@event_staff_required("resolve")
+def report_accept(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Record the result both players reported (events that hold agreed results)."""
+    match = _match(event, match_id)
+    try:
+        services.report_accept(match=match, by=request.user)
+    except MatchslipError as e:
+        messages.error(request, f"Table {match.table}: {e}")
+    else:
+        messages.success(request, f"Table {match.table}: result recorded.")
+    return redirect("staff:disputes", event.slug)
+
+
+@require_POST
+@event_staff_required("resolve")
+def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Decide a disputed table, with a reason; overrides the players' reports."""
+    match = _match(event, match_id)
+    form = ReasonResultForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        return redirect("staff:disputes", event.slug)
+    try:
+        m = services.dispute_resolve(by=request.user, **_result_args(match, form))
+    except MatchslipError as e:
+        messages.error(request, f"Table {match.table}: {e}")
+    else:
+        text = services.match_result_text(m)
+        messages.success(request, f"Table {match.table}: recorded as {text}.")
+    return redirect("staff:disputes", event.slug)
+
+
+def _correctable_rounds(event: Event) -> list[Round]:
+    statuses = (RoundStatus.STARTED, RoundStatus.COMPLETE)
+    return list(event.rounds.filter(status__in=statuses).order_by("-number", "pod"))
+
+
+@require_GET
+@event_staff_required("correct")
+def corrections(request: HttpRequest, event: Event) -> HttpResponse:
+    """Pick a round; each recorded table can be corrected with a reason while the
+    P-POST-4 window is open. A locked round says so, quoting the rule."""
+    rounds = _correctable_rounds(event)
+    chosen = next((r for r in rounds if str(r.pk) == request.GET.get("round")), None)
+    chosen = chosen or (rounds[0] if rounds else None)
+    context: dict[str, Any] = {"event": event, "rounds": rounds, "chosen": chosen}
+    if chosen is not None:
+        context.update(
+            round=round_for_staff(chosen),
+            reports=reports_for_round(chosen.pk),
+            open=services.correction_window_open(chosen),
+            locked=services.locked_message(chosen),
+            ties=_ties(event) and chosen.phase not in ("top-cut", "single-elimination"),
+        )
+    return render(request, "tournaments/staff/corrections.html", context)
+
+
+def _correction_message(request: HttpRequest, event: Event, c: services.Correction) -> None:
+    m = c.match
+    text = f"Round {m.round.number} table {m.table} is now: {services.match_result_text(m)}."
+    if c.marked:
+        tables = ", ".join(str(x.table) for x in c.marked)
+        text += f" Round {c.marked[0].round.number} was paired on the old records: table(s) {tables} are marked."
+    messages.success(request, text)
+    if c.repairable is not None:
+        messages.warning(
+            request,
+            f"Round {c.repairable.number} has not started: re-pair the marked tables from its page (P-SW-9).",
+        )
+
+
+@require_http_methods(["POST"])
+@event_staff_required("correct")
+def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Correct one recorded result with a reason (P-POST-4); refused outside the window
+    with the rule quoted, or when the match changed meanwhile (version check)."""
+    match = _match(event, match_id)
+    form = ReasonResultForm(request.POST)
+    url = reverse("staff:corrections", args=[event.slug]) + f"?round={match.round_id}"
+    if not form.is_valid():
+        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        return redirect(url)
+    try:
+        correction = services.result_correct(by=request.user, **_result_args(match, form))
+    except MatchslipError as e:
+        messages.error(request, f"Table {match.table}: {e}")
+    else:
+        _correction_message(request, event, correction)
+    return redirect(f"{url}#match-{match.pk}")
+
+
+@require_http_methods(["GET", "POST"])
+@event_staff_required("correct")
+def penalties(request: HttpRequest, event: Event) -> HttpResponse:
+    """Penalty notes of the event, newest first, and the form to add one."""
+    form = PenaltyForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.penalty_note_add(event=event, by=request.user, **form.cleaned_data)
+        except MatchslipError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, "Penalty noted.")
+            return redirect("staff:penalties", event.slug)
+    notes = event.penalties.select_related("registration__player", "by")
+    context = {"event": event, "form": form, "notes": notes}
+    return render(request, "tournaments/staff/penalties.html", context)

@@ -1,0 +1,103 @@
+"""Who runs the event: the staff list, inviting and removing staff and the event's
+settings (organisers only), and a player's private link for the scorekeeping desk."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services
+from ..errors import MatchslipError
+from ..forms import EventSettingsForm, StaffInviteForm
+from ..models import Event, EventStaff, Registration
+from ..permissions import event_staff_required
+from ..qr import qr_svg
+
+
+def _team_page(request: HttpRequest, event: Event, invite: StaffInviteForm | None = None):
+    context = {
+        "event": event,
+        "staff": EventStaff.objects.filter(event=event)
+        .select_related("user")
+        .order_by("role", "user__username"),
+        "invite_form": invite or StaffInviteForm(),
+        "settings_form": EventSettingsForm(initial={"self_report": event.self_report}),
+    }
+    return render(request, "tournaments/staff/team.html", context)
+
+
+@require_GET
+@event_staff_required("manage")
+def team(request: HttpRequest, event: Event) -> HttpResponse:
+    """The event's staff with their roles, the invite form and the settings."""
+    return _team_page(request, event)
+
+
+@require_POST
+@event_staff_required("manage")
+def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
+    """Give someone a role, found by username or e-mail."""
+    form = StaffInviteForm(request.POST)
+    if form.is_valid():
+        try:
+            staff = services.staff_invite(event=event, by=request.user, **form.cleaned_data)
+        except MatchslipError as e:
+            form.add_error("who", str(e))
+        else:
+            messages.success(request, f"{staff.user.get_username()} is now {staff.role}.")
+            return redirect("staff:team", event.slug)
+    return _team_page(request, event, invite=form)
+
+
+@require_POST
+@event_staff_required("manage")
+def team_remove(request: HttpRequest, event: Event, staff_id: int) -> HttpResponse:
+    """Take a role away (the event keeps at least one organiser)."""
+    staff = get_object_or_404(EventStaff.objects.select_related("user"), pk=staff_id, event=event)
+    try:
+        services.staff_remove(staff=staff, by=request.user)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{staff.user.get_username()} is no longer {staff.role}.")
+    return redirect("staff:team", event.slug)
+
+
+@require_POST
+@event_staff_required("manage")
+def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
+    """Save the self-reporting setting."""
+    form = EventSettingsForm(request.POST)
+    if form.is_valid():
+        services.event_settings_update(event=event, by=request.user, **form.cleaned_data)
+        messages.success(request, "Settings saved.")
+    else:
+        messages.error(request, "Choose one of the settings.")
+    return redirect("staff:team", event.slug)
+
+
+@require_GET
+@event_staff_required("operate")
+def player_link(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """A player's private link and its QR code, for a player who lost their slip."""
+    reg = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, event=event
+    )
+    url = request.build_absolute_uri(reverse("public:player", args=[event.slug, reg.report_token]))
+    context = {"event": event, "reg": reg, "url": url, "qr": qr_svg(url)}
+    response = render(request, "tournaments/staff/player_link.html", context)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_POST
+@event_staff_required("operate")
+def player_link_reset(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Give the player a new private link; the old one (and its QR code) stops working."""
+    reg = get_object_or_404(Registration, pk=registration_id, event=event)
+    services.registration_link_reset(registration=reg, by=request.user)
+    messages.success(request, "New private link made: the old one no longer works.")
+    return redirect("staff:player_link", event.slug, reg.pk)
