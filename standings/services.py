@@ -6,14 +6,25 @@ the Celery task that recomputes after every round.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from pairings.engine.elimination import THIRD_PLACE_WHY
-from tournaments.models import Division, Event, Phase, Registration, Round, RoundStatus
+from tournaments.models import (
+    BackgroundRun,
+    BackgroundRunStatus,
+    Division,
+    Event,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+)
 from tournaments.pods import cut_pod_name
 from tournaments.services import event_finish
 
@@ -21,6 +32,8 @@ from . import adapters
 from .engine.placement import top_cut_places
 from .models import StandingsSnapshot
 from .rulesets import Context, Line, strategy_for
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -176,3 +189,33 @@ def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
 def standings_latest(event: Event) -> StandingsSnapshot | None:
     """The most recent snapshot of the event, or None before any was computed."""
     return event.standings.order_by("-computed_at", "-id").first()
+
+
+def standings_run_execute(run_id: int) -> None:
+    """Body of the standings task: compute once per run row, record done or failed.
+
+    A failure is logged with its traceback and kept on the row for the staff page.
+    """
+    with transaction.atomic():
+        run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
+        if run.status != BackgroundRunStatus.QUEUED:
+            return
+        run.status = BackgroundRunStatus.RUNNING
+        run.save(update_fields=["status"])
+    try:
+        standings_compute(event=run.event)
+    except Exception:
+        logger.exception("standings run %s failed", run_id)
+        _finish(run, BackgroundRunStatus.FAILED, "Standings failed because of an unexpected error.")
+        raise
+    _finish(run, BackgroundRunStatus.DONE)
+
+
+def _finish(run: BackgroundRun, status: str, error: str = "") -> None:
+    run.status, run.error, run.finished_at = status, error, timezone.now()
+    run.save(update_fields=["status", "error", "finished_at"])
+
+
+def standings_run_latest(event: Event) -> BackgroundRun | None:
+    """The most recent standings run of the event (for the staff page's status line)."""
+    return event.runs.filter(kind=BackgroundRun.Kind.STANDINGS).order_by("-created_at").first()

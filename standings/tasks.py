@@ -2,15 +2,11 @@
 
 from celery import shared_task
 
-from tournaments.models import Event
-
-from .services import standings_compute
+from .services import standings_run_execute
 
 
 @shared_task(name="standings.tasks.standings_compute", acks_late=True)
-def standings_compute_task(event_id: int) -> None:
-    """Recompute and store the standings of an event; running it twice stores an
-    identical second snapshot and changes nothing else."""
-    event = Event.objects.filter(pk=event_id).first()
-    if event is not None:
-        standings_compute(event=event)
+def standings_compute_task(run_id: int) -> None:
+    """Compute the standings a BackgroundRun row asks for; running it twice does nothing
+    the second time."""
+    standings_run_execute(run_id)

@@ -13,7 +13,7 @@ from tournaments.selectors import standings_for_public
 from tournaments.views.common import int_param
 from tournaments.views.printing import paper_context
 
-from ..services import standings_latest
+from ..services import standings_latest, standings_run_latest
 
 
 @require_GET
@@ -26,8 +26,14 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
     snapshot = (
         event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
     )
+    run = standings_run_latest(event)
+    if request.htmx and request.GET.get("run"):
+        return render(
+            request, "standings/staff/standings.html#run-status", {"event": event, "run": run}
+        )
     context = {
         "event": event,
+        "run": run,
         "versions": versions,
         "snapshot": snapshot,
         "divisions": standings_for_public(snapshot.data) if snapshot else [],

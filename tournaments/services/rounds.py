@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from ..errors import RoundStateError
 from ..models import (
+    BackgroundRun,
     Event,
     EventStatus,
     Match,
@@ -157,8 +158,10 @@ def task_on_commit(name: str, *args: Any) -> None:
 
 
 def standings_refresh_on_commit(event_id: int) -> None:
-    """Queue the standings task (``standings.tasks.standings_compute``) after commit."""
-    task_on_commit("standings.tasks.standings_compute", event_id)
+    """Record a standings run and queue its task (``standings.tasks.standings_compute``)
+    after commit; the run row holds its progress and failure (STYLE.md §4)."""
+    run = BackgroundRun.objects.create(event_id=event_id, kind=BackgroundRun.Kind.STANDINGS)
+    task_on_commit("standings.tasks.standings_compute", run.pk)
 
 
 @transaction.atomic
