@@ -33,7 +33,8 @@ def _waiting_on_lock() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s "
-            "AND NOT granted",
+            "AND NOT granted "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             [LOCK_KEY],
         )
         return cursor.fetchone()[0]
