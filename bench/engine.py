@@ -21,7 +21,8 @@ the bench asserts the engine reaches it with no rematch and no pair-down skippin
 bracket, i.e. its pair-down count is the exact minimum.
 
 If ``bench/standings_case.py`` (written separately) imports, its ``run(players)`` dict is
-printed for every size too.
+printed for every size too. ``bench/pods_case.py`` adds the multiplayer pod pairing of
+round 5 (MP-PAIR-1; target 4,096 players ≤ 0.05 s) as a ``pods_pair`` line per size.
 """
 
 from __future__ import annotations
@@ -138,10 +139,12 @@ def main() -> None:
         if exc.name not in ("bench", "bench.standings_case"):
             raise  # the module exists but is broken: show it
         standings_case = None
+    pods_case = importlib.import_module("bench.pods_case")
     for size in SIZES:
         print(json.dumps(bench_swiss(size)), flush=True)
         if standings_case is not None:
             print(json.dumps(standings_case.run(size)), flush=True)
+        print(json.dumps(pods_case.run(size)), flush=True)
 
 
 if __name__ == "__main__":

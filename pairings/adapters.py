@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration
+from tournaments.pods import in_pod
 from tournaments.rulesets import get_ruleset
 
 from .engine.types import SwissPlayer
@@ -15,17 +16,20 @@ SWISS_PHASES = (Phase.SWISS,)
 def pod_registrations(event: Event, pod: str) -> list[Registration]:
     """Registrations of the divisions paired together as ``pod`` (R-5), any status."""
     return list(
-        Registration.objects.filter(event=event, division__pod=pod)
+        Registration.objects.filter(in_pod(pod), event=event)
         .select_related("player", "division")
         .order_by("pk")
     )
 
 
-def swiss_players_for_pod(event: Event, pod: str) -> list[SwissPlayer]:
+def swiss_players_for_pod(
+    event: Event, pod: str, phases: tuple[str, ...] = SWISS_PHASES
+) -> list[SwissPlayer]:
     """Active players of a pod as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
 
     Dropped and disqualified players are left out. Match points follow the event's
-    ruleset (a bye scores as a win); opponents and byes are counted over the Swiss phase.
+    ruleset (a bye scores as a win); opponents and byes are counted over ``phases``
+    (the Swiss phase by default; Day 2 reads both days for points, R-3).
     """
     ruleset = get_ruleset(event.ruleset)
     regs = [r for r in pod_registrations(event, pod) if not r.dropped and not r.disqualified]
@@ -33,7 +37,7 @@ def swiss_players_for_pod(event: Event, pod: str) -> list[SwissPlayer]:
     opponents: dict[int, set[int]] = defaultdict(set)
     byes: set[int] = set()
     seats = (
-        MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=SWISS_PHASES)
+        MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
         .values_list("match_id", "registration_id", "match__outcome", "match__winner_id")
         .order_by("match_id", "seat")
     )

@@ -14,8 +14,9 @@ from enum import StrEnum
 from django.db.models import QuerySet
 
 from tournaments.models import Division, Event, Match, MatchSeat, Phase, Round, RoundStatus
+from tournaments.multiplayer import uses_pods
 from tournaments.pods import CUT_SUFFIX as CUT_SUFFIX  # re-exported
-from tournaments.pods import cut_pod_name
+from tournaments.pods import cut_pod_name, flight_pod, split_flight
 from tournaments.pods import pod_label as pod_label  # re-exported
 
 from .engine.elimination import THIRD_PLACE_WHY, bracket_order
@@ -25,6 +26,7 @@ class StepKind(StrEnum):
     SWISS = "swiss"
     TOP_CUT = "top-cut"
     ELIMINATION = "elimination"
+    DAY2 = "day2"
     WAIT = "wait"
     DONE = "done"
 
@@ -42,12 +44,19 @@ class Step:
     @property
     def can_pair(self) -> bool:
         ready = self.last is None or self.last.status == RoundStatus.COMPLETE
-        return ready and self.kind in (StepKind.SWISS, StepKind.TOP_CUT, StepKind.ELIMINATION)
+        kinds = (StepKind.SWISS, StepKind.TOP_CUT, StepKind.ELIMINATION, StepKind.DAY2)
+        return ready and self.kind in kinds
 
 
 def bracket_matches(rnd: Round) -> QuerySet[Match]:
     """The matches of an elimination round that advance someone (not the 3rd/4th playoff)."""
     return rnd.matches.filter(table__isnull=False).exclude(why__startswith=THIRD_PLACE_WHY)
+
+
+def is_age_modified(pod: str) -> bool:
+    """A Swiss pod of several age divisions (``junior+senior``) is age-modified (P-AGE-3,
+    R-5); ``repair_services`` uses the same test."""
+    return "+" in pod and not pod.endswith(CUT_SUFFIX)
 
 
 def cut_pod(division: Division) -> str:
@@ -56,7 +65,13 @@ def cut_pod(division: Division) -> str:
 
 def event_pods(event: Event) -> list[str]:
     """Swiss pods in division order, then the bracket pods that have rounds."""
-    swiss = list(dict.fromkeys(d.pod for d in event.divisions.order_by("code")))
+    swiss = list(
+        dict.fromkeys(
+            flight_pod(d.pod, n) if d.flights else d.pod
+            for d in event.divisions.order_by("code")
+            for n in range(1, max(d.flights, 1) + 1)
+        )
+    )  # a flighted division pairs each flight as its own group (P-FL-1)
     cuts = sorted(set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True)))
     return swiss + cuts
 
@@ -83,10 +98,40 @@ def _wait_message(last: Round) -> str:
     return f"Round {last.number} is running: enter its results."
 
 
+def _se_step(event: Event, pod: str) -> Step:
+    """What a standalone single-elimination pod needs next (P-SE-1 … P-SE-6)."""
+    last = event.rounds.filter(pod=pod).order_by("number").last()
+    if last is None:
+        return Step(StepKind.ELIMINATION, 1, "Seed the players at random and pair round 1.", None)
+    if last.status != RoundStatus.COMPLETE:
+        return Step(StepKind.WAIT, last.number, _wait_message(last), last)
+    slots = last.matches.exclude(why__startswith=THIRD_PLACE_WHY).count()
+    if slots == 1:
+        return Step(StepKind.DONE, last.number + 1, "The final is played.", last)
+    return Step(StepKind.ELIMINATION, last.number + 1, f"Pair round {last.number + 1}.", last)
+
+
+def _flights_in_swiss(event: Event, base: str, divisions: list[Division], rounds: int) -> list[str]:
+    """Flights of the division still playing Swiss: the merged cut waits for them."""
+    flights = max((d.flights for d in divisions), default=0)
+    done = RoundStatus.COMPLETE
+    return [
+        str(n)
+        for n in range(1, flights + 1)
+        if event.rounds.filter(pod=flight_pod(base, n), status=done).count() < rounds
+    ]
+
+
 def next_step(event: Event, pod: str) -> Step:
     """What ``pod`` needs next (pure read). Swiss pods: Swiss rounds up to the announced
     count, then the top cut of each division that has one; bracket pods: the next
     elimination round until one match is left."""
+    if uses_pods(event):  # multiplayer pods have their own cut rounds (MP-SE-1)
+        from .pod_services import pod_next_step
+
+        return pod_next_step(event, pod)
+    if event.structure == "single-elimination":  # standalone bracket (P-SE)
+        return _se_step(event, pod)
     rounds = list(event.rounds.filter(pod=pod).order_by("number"))
     last = rounds[-1] if rounds else None
     if last is not None and last.status != RoundStatus.COMPLETE:
@@ -96,10 +141,19 @@ def next_step(event: Event, pod: str) -> Step:
         if last is not None and bracket_matches(last).count() > 1:
             return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
         return Step(StepKind.DONE, number, f"{pod_label(pod)} is finished.", last)
-    divisions = list(event.divisions.filter(pod=pod).order_by("code"))
+    base, flight = split_flight(pod)
+    divisions = list(event.divisions.filter(pod=base).order_by("code"))
     swiss_total = max((d.rounds for d in divisions), default=0)
     if len(rounds) < swiss_total:
         return Step(StepKind.SWISS, number, f"Pair Swiss round {number} of {swiss_total}.", last)
+    if len(rounds) < swiss_total + event.day2_rounds:  # two-day event: P-D2-1, R-3
+        k = len(rounds) - swiss_total + 1
+        cut = " Day 2 cut: 19+ match points or the top 32 (P-D2-1)." if k == 1 else ""
+        message = f"Pair Day 2 round {k} of {event.day2_rounds}.{cut}"
+        return Step(StepKind.DAY2, number, message, last)
+    if flight is not None and (busy := _flights_in_swiss(event, base, divisions, swiss_total)):
+        message = f"Waiting for flight {', '.join(busy)} to finish the Swiss (P-FL-5)."
+        return Step(StepKind.WAIT, number, message, last)
     cut_pods = set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
     waiting = [d for d in divisions if d.cut and cut_pod(d) not in cut_pods]
     if waiting:

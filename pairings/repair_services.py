@@ -25,6 +25,7 @@ from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, R
 from tournaments.rulesets import get_ruleset
 from tournaments.services import audit_log
 
+from . import pods
 from .adapters import pod_registrations
 from .engine import errors as engine_errors
 from .engine.repair import RepairResult, TableChange, repair
@@ -130,7 +131,7 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
             players_before(rnd),
             changed,
             rng=random.Random(seed),
-            age_modified="+" in rnd.pod,
+            age_modified=pods.is_age_modified(rnd.pod),
         )
     except engine_errors.PairingImpossible as e:
         raise PairingImpossible(str(e)) from None

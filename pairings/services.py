@@ -27,10 +27,12 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
+from tournaments.multiplayer import uses_pods
+from tournaments.pods import in_pod
 from tournaments.services import round_create
 from tournaments.services.rounds import Table, task_on_commit
 
-from . import pods
+from . import day2_services, draft_playoff, pod_services, pods, se_services
 from .adapters import swiss_players_for_pod
 from .engine import elimination, swiss
 from .engine.types import Pairing
@@ -66,8 +68,11 @@ def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Roun
     players = swiss_players_for_pod(event, pod)
     if len(players) < 2:
         raise PairingImpossible(f"{pods.pod_label(pod)} needs at least two active players.")
-    result = swiss.pair_swiss(players, rng=random.Random(seed))
-    regs = {str(r.pk): r for r in Registration.objects.filter(event=event, division__pod=pod)}
+    # P-AGE-3, R-5: a pod of several divisions is age-modified (division over record).
+    result = swiss.pair_swiss(
+        players, rng=random.Random(seed), age_modified=pods.is_age_modified(pod)
+    )
+    regs = {str(r.pk): r for r in Registration.objects.filter(in_pod(pod), event=event)}
     return round_create(
         event=event,
         pod=pod,
@@ -96,7 +101,8 @@ def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Rou
         )
     seeds = order[:cut]
     regs = {str(r.pk): r for r in seeds}
-    pairings = elimination.top_cut_pairings([str(r.pk) for r in seeds])
+    seed = secrets.randbits(48)  # M-SE-1 draft playoff seats; stored with the round (I-1)
+    pairings = draft_playoff.top_cut_first_round(event, [str(r.pk) for r in seeds], seed)
     return round_create(
         event=event,
         pod=pods.cut_pod(division),
@@ -104,6 +110,7 @@ def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Rou
         phase=Phase.TOP_CUT,
         tables=_to_tables(pairings, regs),
         by=by,
+        seed=seed,
     )
 
 
@@ -142,12 +149,20 @@ def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> l
     every division of the pod that has one (P-TC-1); in a top-cut pod, the next
     elimination round. Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
     """
+    if uses_pods(event):  # multiplayer pods: MP-POD, MP-PAIR, MP-SE (pod_services)
+        return pod_services.pod_round_pair(event=event, pod=pod, by=by, seed=seed)
+    if event.structure == "single-elimination":  # standalone bracket: P-SE (se_services)
+        Event.objects.select_for_update().get(pk=event.pk)
+        return se_services.se_round_pair(event=event, pod=pod, by=by, seed=seed)
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
     step = pods.next_step(event, pod)
     _check_previous_complete(step.last)
     if step.kind == pods.StepKind.SWISS:
         seed = secrets.randbits(48) if seed is None else seed
         return [_pair_swiss(event, pod, step.number, seed, by)]
+    if step.kind == pods.StepKind.DAY2:
+        seed = secrets.randbits(48) if seed is None else seed
+        return [day2_services.pair_day2(event=event, pod=pod, number=step.number, seed=seed, by=by)]
     if step.kind == pods.StepKind.TOP_CUT:
         return [_pair_top_cut(event, d, step.number, by) for d in step.divisions]
     if step.kind == pods.StepKind.ELIMINATION and step.last is not None:

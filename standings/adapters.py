@@ -50,10 +50,11 @@ def match_records(
         "match__outcome",
         "match__winner_id",
         "match__games",
+        "conceded",
     )
-    grouped: dict[int, list[tuple[int, int, str, int | None, Any]]] = defaultdict(list)
-    for match_id, number, reg_id, outcome, winner_id, games in rows:
-        grouped[match_id].append((number, reg_id, outcome, winner_id, games))
+    grouped: dict[int, list[tuple[int, int, str, int | None, Any, bool]]] = defaultdict(list)
+    for match_id, number, reg_id, outcome, winner_id, games, conceded in rows:
+        grouped[match_id].append((number, reg_id, outcome, winner_id, games, conceded))
     return [
         MatchRecord(
             round=seats_[0][0],
@@ -61,6 +62,7 @@ def match_records(
             outcome=_OUTCOMES[Outcome(seats_[0][2])],
             winner=str(seats_[0][3]) if seats_[0][3] is not None else None,
             games=tuple(seats_[0][4]) if seats_[0][4] else None,
+            conceded=frozenset(str(s[1]) for s in seats_ if s[5]),
         )
         for seats_ in grouped.values()
     ]

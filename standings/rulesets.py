@@ -13,10 +13,12 @@ from fractions import Fraction
 from typing import Any
 
 from .engine.mtg import MTR_FLOOR, mtg_standings
+from .engine.placement import top_cut_places
 from .engine.pokemon2009 import pokemon2009_standings
 from .engine.ranking import pokemon_standings
 from .engine.types import Entrant, MatchRecord
 from .engine.wins_against import wins_against_standings
+from .multiplayer import multiplayer_lines, pod_cut_places
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,20 @@ STRATEGIES: dict[str, Strategy] = {
     "pokemon-2009": pokemon2009_lines,
     "mtg": mtg_lines,
     "bo3-wins-against": wins_against_lines,
+    "mtg-multiplayer": multiplayer_lines,
 }
+
+# Final order after a top cut, per ruleset (head-to-head brackets unless listed).
+CUT_PLACES: dict[str, Callable[[Sequence[str], Sequence[MatchRecord]], tuple[str, ...]]] = {
+    "mtg-multiplayer": pod_cut_places,
+}
+
+
+def cut_places_for(
+    ruleset: str,
+) -> Callable[[Sequence[str], Sequence[MatchRecord]], tuple[str, ...]]:
+    """How a ruleset orders the players of a finished or running top cut (P-TC-2, MP-SE)."""
+    return CUT_PLACES.get(ruleset, top_cut_places)
 
 
 def strategy_for(ruleset: str) -> Strategy:

@@ -25,13 +25,12 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
-from tournaments.pods import cut_pod_name
+from tournaments.pods import cut_pod_name, in_pod
 from tournaments.services import event_finish
 
 from . import adapters
-from .engine.placement import top_cut_places
 from .models import StandingsSnapshot
-from .rulesets import Context, Line, strategy_for
+from .rulesets import Context, Line, cut_places_for, strategy_for
 
 logger = logging.getLogger(__name__)
 
@@ -63,14 +62,19 @@ def _pod_playoffs(event: Event, pod: str) -> list[Any]:
     ]
 
 
-def pod_standings(event: Event, pod: str) -> PodStandings:
+def pod_standings(event: Event, pod: str, *, with_day2: bool = True) -> PodStandings:
     """Swiss standings of ``pod`` after its last complete round, by the event's ruleset
     strategy (pokemon: P-TB-1…7, R-1, R-2, R-5). Ties left after every tiebreaker are
-    ordered from the last round's stored seed (I-6)."""
+    ordered from the last round's stored seed (I-6). A two-day event is re-ordered after
+    its Day 2 rounds unless ``with_day2`` is False (P-D2-2, R-3; ``day2_standings``).
+    A flighted division's pod merges its flights (P-FL-5; ``flight_standings``)."""
+    flighted = event.divisions.filter(pod=pod, flights__gt=0).first()
+    if flighted is not None:
+        from .flight_standings import merged_standings
+
+        return merged_standings(event, flighted)
     regs = list(
-        Registration.objects.filter(event=event, division__pod=pod).select_related(
-            "player", "division"
-        )
+        Registration.objects.filter(in_pod(pod), event=event).select_related("player", "division")
     )
     complete = _complete_swiss_rounds(event, pod)
     matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
@@ -81,7 +85,12 @@ def pod_standings(event: Event, pod: str) -> PodStandings:
         playoff_matches=_pod_playoffs(event, pod),
     )
     lines = strategy_for(event.ruleset)(adapters.entrants(regs), matches, ctx)
-    return PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})
+    ps = PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})
+    if with_day2 and event.day2_rounds:
+        from .day2_standings import with_day2 as day2_reorder
+
+        return day2_reorder(event, ps)
+    return ps
 
 
 def division_swiss_order(event: Event, division: Division) -> list[Registration]:
@@ -123,7 +132,7 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
     cut = _cut_matches(event, division)
     cut_players = {p for m in cut for p in m.players}
     if cut:
-        order = list(top_cut_places(order, cut))
+        order = list(cut_places_for(event.ruleset)(order, cut))
     placed = [p for p in order if not regs[p].disqualified]
     out = [_row_json(n, lines[p], regs[p], p in cut_players) for n, p in enumerate(placed, 1)]
     out += [_row_json(None, lines[p], regs[p], False) for p in order if regs[p].disqualified]
@@ -132,7 +141,7 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
 
 def _division_finished(event: Event, division: Division, swiss_done: int) -> bool:
     """Every Swiss round played and, with a cut, the final played (one table left)."""
-    if swiss_done < division.rounds or swiss_done == 0:
+    if swiss_done < division.rounds + event.day2_rounds or swiss_done == 0:
         return False
     if not division.cut:
         return True
@@ -150,6 +159,10 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
 def standings_data(event: Event) -> dict[str, Any]:
     """The event's current standings as the Standings JSON of INTERFACES.md, plus
     ``rounds`` (complete Swiss rounds per division) and exact Fractions as strings."""
+    if event.structure == "single-elimination":  # a bracket only: P-SE-5 placement
+        from .se_standings import se_standings_data
+
+        return se_standings_data(event)
     divisions: dict[str, list[dict[str, Any]]] = {}
     rounds: dict[str, int] = {}
     by_pod: dict[str, PodStandings] = {}

@@ -2,11 +2,16 @@
 
 from django.urls import path
 
-from .views import staff
+from .views import staff, tdf
+from .views.time_called import time_called_view
 
 E = "e/<slug:slug>/staff/"
 
 urlpatterns = [
     path(f"{E}standings/", staff.standings, name="standings"),
     path(f"{E}standings/print/", staff.print_standings, name="print_standings"),
+    path(f"{E}export.tdf", tdf.tdf_download, name="tdf_download"),
+    path(
+        f"{E}matches/<int:match_id>/time-called/", time_called_view, name="time_called"
+    ),  # W-TIME-1
 ]

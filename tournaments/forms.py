@@ -16,7 +16,7 @@ from .models import (
     StaffRole,
     Structure,
 )
-from .rulesets import RULESETS
+from .rulesets import RULESETS, Ruleset
 
 TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 32, 64)]
 
@@ -24,7 +24,7 @@ TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 
 DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
     "open": ("One open division (no age divisions)", {DivisionCode.OPEN: "open"}),
     "age": (
-        "Junior, Senior, Masters, each its own Swiss (every division has 6+ players)",
+        "Junior, Senior, Masters: apart or age-modified, decided when check-in closes",
         {
             DivisionCode.JUNIOR: "junior",
             DivisionCode.SENIOR: "senior",
@@ -58,6 +58,14 @@ class EventForm(forms.Form):
     swiss_rounds = forms.IntegerField(
         min_value=0, max_value=20, initial=3, label="Swiss rounds (announced)"
     )
+    day2_rounds = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=10,
+        initial=0,
+        label="Day 2 Swiss rounds (two-day event, 0 = one day)",
+        help_text="Day 2 cut: 19+ match points or the top 32, whichever is larger (P-D2-1).",
+    )
     top_cut_size = forms.TypedChoiceField(
         choices=TOP_CUT_CHOICES, coerce=int, initial=0, label="Top cut"
     )
@@ -69,11 +77,24 @@ class EventForm(forms.Form):
     )
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     location = forms.CharField(max_length=200, required=False)
+    season_year = forms.IntegerField(
+        min_value=2000,
+        max_value=2100,
+        required=False,
+        label="Season (the year it ends in)",
+        help_text="Sets the age cut-offs (P-AGE-1). Empty: the season of the event date.",
+    )
+    awards_championship_points = forms.BooleanField(
+        required=False,
+        label="Awards Championship Points",
+        help_text="Adding a player after round 2 then needs an explicit override (P-LATE-1).",
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned data as keyword arguments of ``services.event_create``."""
         data = dict(self.cleaned_data)
         data["divisions"] = dict(DIVISION_LAYOUTS[data["divisions"]][1])
+        data["day2_rounds"] = data.get("day2_rounds") or 0
         return data
 
 
@@ -92,6 +113,13 @@ class PlayerForm(forms.Form):
         self.fields["division"].queryset = Division.objects.filter(event=event).order_by("code")
         if event.divisions.count() < 2:
             self.fields["division"].widget = forms.HiddenInput()
+        if not event.awards_championship_points:
+            del self.fields["override_late_entry"]
+
+    override_late_entry = forms.BooleanField(
+        required=False,
+        label="Override: add this player although round 2 is over (Championship Points event)",
+    )
 
 
 class PlayersCsvForm(forms.Form):
@@ -101,6 +129,33 @@ class PlayersCsvForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ash Ketchum,1234567,1999"}),
         label="Paste players, one per line: name,player id,birth year",
     )
+
+
+class DivisionForm(forms.Form):
+    """Move a player to another age division before round 1 (P-AGE-1 override)."""
+
+    division = forms.ModelChoiceField(queryset=Division.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["division"].queryset = Division.objects.filter(event=event).order_by("code")
+
+
+class CheckinCloseForm(forms.Form):
+    """Close check-in; rounds and cut left empty take the recommendation (S-3)."""
+
+    swiss_rounds = forms.IntegerField(min_value=1, max_value=20, required=False)
+    top_cut = forms.TypedChoiceField(
+        choices=[("", "Recommended")] + TOP_CUT_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Top cut of the largest division",
+    )
+
+
+class TdfUploadForm(forms.Form):
+    file = forms.FileField(label="TOM file (.tdf)")
 
 
 class DropForm(forms.Form):
@@ -198,3 +253,59 @@ class AuditFilterForm(forms.Form):
         self.fields["round"].choices = [("", "Any round")] + [(n, f"Round {n}") for n in rounds]
         self.fields["player"].choices = [("", "Any player")] + players
         self.fields["person"].choices = [("", "Anyone")] + people
+
+
+#: Quick game-score buttons of a best-of-3 match slip (M-MATCH-1): (value, label).
+QUICK_SCORES = (
+    ("2-0-0", "2-0"),
+    ("2-1-0", "2-1"),
+    ("1-2-0", "1-2"),
+    ("0-2-0", "0-2"),
+    ("1-1-1", "1-1-1"),
+    ("0-0-3", "ID 0-0-3"),
+)
+
+
+class GameScoreForm(forms.Form):
+    """A best-of-3 match slip: a quick button (``score`` "2-1-0") or the games typed in
+    (wins of player 1, wins of player 2, drawn games), and the match version shown.
+    Checks the shape only; ``services.slip_enter`` decides what is possible (3-0 is not).
+    ``cleaned_data["games"]`` is the ``(a, b, drawn)`` tuple."""
+
+    score = forms.RegexField(regex=r"^\d-\d-\d$", required=False)
+    wins_1 = forms.IntegerField(min_value=0, max_value=9, required=False, label="Wins, player 1")
+    wins_2 = forms.IntegerField(min_value=0, max_value=9, required=False, label="Wins, player 2")
+    draws = forms.IntegerField(min_value=0, max_value=9, required=False, label="Drawn games")
+    version = forms.IntegerField(min_value=0)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("score"):
+            a, b, d = (int(x) for x in data["score"].split("-"))
+            data["games"] = (a, b, d)
+        elif data.get("wins_1") is not None and data.get("wins_2") is not None:
+            data["games"] = (data["wins_1"], data["wins_2"], data.get("draws") or 0)
+        elif not self.errors:
+            raise forms.ValidationError("Choose a score, or type the games each player won.")
+        return data
+
+
+class ReasonGameScoreForm(GameScoreForm):
+    """A judge's correction or a dispute resolution of a best-of-3 match, with a reason."""
+
+    reason = forms.CharField(max_length=500, label="Reason")
+
+
+class EventOptionsForm(forms.Form):
+    """The options of the event's ruleset (``Ruleset.options``), one field per spec."""
+
+    def __init__(self, *args: Any, ruleset: Ruleset, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for spec in ruleset.options:
+            field: forms.Field
+            if spec.kind == "bool":
+                field = forms.BooleanField(required=False)
+            else:
+                field = forms.ChoiceField(choices=[(str(c), str(c)) for c in spec.choices])
+            field.label, field.help_text = spec.label, spec.help
+            self.fields[spec.name] = field

@@ -7,7 +7,7 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import player, public
+from .views import player, public, timer
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
@@ -16,6 +16,7 @@ urlpatterns = [
     path(E, public.event_home, name="event"),
     path(f"{E}pairings/", public.pairings, name="pairings"),
     path(f"{E}bracket/", public.bracket, name="bracket"),
+    path(f"{E}timer/", timer.timer, name="timer"),
     path(P, player.player_home, name="player"),
     path(f"{P}report/", player.player_report, name="player_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),

@@ -8,7 +8,7 @@ the ``staff`` namespace.
 
 from django.urls import path
 
-from .views import audit, desk, printing, staff, team
+from .views import audit, desk, games, pods, printing, staff, team
 
 E = "e/<slug:slug>/staff/"
 R = f"{E}rounds/<int:round_id>/"
@@ -17,10 +17,12 @@ P = f"{E}players/<int:registration_id>/"
 
 urlpatterns = [
     path("staff/new/", staff.event_create, name="event_create"),
+    path("staff/import-tdf/", staff.tdf_import, name="tdf_import"),
     path(f"{E}players/", staff.players, name="players"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),
+    path(f"{P}division/", staff.player_division, name="player_division"),
     path(f"{P}link/", team.player_link, name="player_link"),
     path(f"{P}link/reset/", team.player_link_reset, name="player_link_reset"),
     path(R, staff.round_detail, name="round"),
@@ -29,6 +31,11 @@ urlpatterns = [
     path(f"{R}print/pairings/", printing.print_pairings, name="print_pairings"),
     path(f"{R}print/slips/", printing.print_slips, name="print_slips"),
     path(f"{M}result/", staff.match_result, name="match_result"),
+    path(f"{M}pod-result/", pods.pod_result, name="pod_result"),
+    path(f"{M}intentional-draw/", pods.pod_intentional_draw, name="pod_intentional_draw"),
+    path(f"{M}pod-correct/", pods.pod_correct, name="pod_correct"),
+    path(f"{E}pod-structure/", pods.pod_structure, name="pod_structure"),
+    path(f"{M}games/", games.match_games, name="match_games"),
     path(f"{M}accept/", desk.report_accept, name="report_accept"),
     path(f"{M}resolve/", desk.dispute_resolve, name="dispute_resolve"),
     path(f"{M}correct/", desk.result_correct, name="result_correct"),
@@ -41,4 +48,5 @@ urlpatterns = [
     path(f"{E}team/invite/", team.team_invite, name="team_invite"),
     path(f"{E}team/<int:staff_id>/remove/", team.team_remove, name="team_remove"),
     path(f"{E}settings/", team.event_settings, name="event_settings"),
+    path(f"{E}settings/options/", team.event_options, name="event_options"),
 ]

@@ -11,11 +11,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.forms import PairForm
-from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus
+from tournaments.errors import MatchslipError
+from tournaments.forms import CheckinCloseForm, PairForm
+from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus, Structure
+from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import divisions_for_event, rounds_for_staff
 
+from ..checkin_services import age_plan
+from ..checkin_services import checkin_close as checkin_close_service
+from ..flight_services import division_flight_options, flights_assign
+from ..pods import event_pods
 from ..services import pairing_request, pod_states
 
 RUN_TEMPLATE = "pairings/staff/run.html"
@@ -41,8 +47,69 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "divisions": divisions_for_event(event),
         "pods": pods,
         "rounds": rounds_for_staff(event),
+        **_checkin_context(event),
     }
     return render(request, "pairings/staff/dashboard.html", context)
+
+
+def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict[str, object]:
+    """The age plan closing check-in would apply, while round 1 is not paired yet."""
+    if event.rounds.exists() or event.structure == Structure.SINGLE_ELIMINATION:
+        return {"checkin_open": False}
+    if uses_pods(event):  # no age divisions in pod events; P-RT-6 cuts are not powers of 2
+        return {"checkin_open": False}
+    try:
+        plan, error = age_plan(event), ""
+    except MatchslipError as e:
+        plan, error = None, str(e)
+    flights = [(d, division_flight_options(d)) for d in event.divisions.order_by("code")]
+    return {
+        "checkin_open": True,
+        "flight_choices": [(d, opts) for d, opts in flights if opts or d.flights],
+        "plan": plan,
+        "plan_error": error,
+        "checkin_form": form or CheckinCloseForm(),
+    }
+
+
+@require_POST
+@event_operator_required
+def flights(request: HttpRequest, event: Event) -> HttpResponse:
+    """Split a division into flights before round 1 (P-FL-1 … P-FL-3); a refusal names
+    every broken rule."""
+    division = event.divisions.filter(code=request.POST.get("division", "")).first()
+    count = request.POST.get("flights", "")
+    if division is None or not count.isdigit():
+        messages.error(request, "Choose a division and a number of flights.")
+        return redirect("staff:dashboard", event.slug)
+    try:
+        division = flights_assign(division=division, flights=int(count), by=request.user)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(
+            request,
+            f"{division.get_code_display()}: {division.flights} flights, "
+            f"{division.swiss_rounds} Swiss rounds each (P-FL-2).",
+        )
+    return redirect("staff:dashboard", event.slug)
+
+
+@require_POST
+@event_operator_required
+def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
+    """Close check-in: fix the age mode, pods, rounds and cuts (P-AGE-2 … P-AGE-6)."""
+    form = CheckinCloseForm(request.POST)
+    if form.is_valid():
+        try:
+            plan = checkin_close_service(event=event, by=request.user, **form.cleaned_data)
+        except MatchslipError as e:
+            messages.error(request, str(e))
+        else:
+            messages.success(request, f"Check-in closed. {plan.mode.reason}")
+    else:
+        messages.error(request, "Choose rounds from 1 to 20 and a top cut from the list.")
+    return redirect("staff:dashboard", event.slug)
 
 
 @require_POST
@@ -52,7 +119,7 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
     elimination rounds. Lands on the review page when pairing already finished."""
     form = PairForm(request.POST)
     pod = form.cleaned_data["pod"] if form.is_valid() else ""
-    if not event.divisions.filter(pod=pod).exists() and not event.rounds.filter(pod=pod).exists():
+    if pod not in event_pods(event) and not event.rounds.filter(pod=pod).exists():
         messages.error(request, "Choose a pairing group of this event.")
         return redirect("staff:dashboard", event.slug)
     run = pairing_request(event=event, pod=pod, by=request.user)  # a failure shows on the pod

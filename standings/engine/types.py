@@ -31,6 +31,7 @@ class MatchRecord:
     outcome: Outcome
     winner: str | None = None
     games: tuple[int, int, int] | None = None
+    conceded: frozenset[str] = frozenset()  # pods: no share of a draw (MP-PTS-1)
 
 
 @dataclass(frozen=True, slots=True)

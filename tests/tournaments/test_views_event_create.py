@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments.models import Division, EventStaff, StaffRole
+from tournaments.rulesets import RULESETS
 from tournaments.selectors import recommended_structure
 
 HX = {"HX-Request": "true"}
@@ -62,7 +63,9 @@ def test_ruleset_choices_are_only_the_implemented_rulesets(client, organiser):
     client.force_login(organiser)
     response = client.get(reverse("staff:event_create"))
     choices = [value for value, _ in response.context["form"].fields["ruleset"].choices]
-    assert choices == ["pokemon"]
+    # Issue 4 made the best-of-3 rulesets and pokemon-2009 pickable; others may follow.
+    assert {"pokemon", "pokemon-2009", "mtg", "bo3-wins-against"} <= set(choices)
+    assert all(RULESETS[c].implemented for c in choices)
 
 
 def test_creating_an_event_makes_the_creator_organiser_and_opens_players(client, organiser):
@@ -99,7 +102,7 @@ def test_an_invalid_event_is_refused_with_the_form_errors_and_nothing_created(cl
         reverse("staff:event_create"),
         {
             "name": "",
-            "ruleset": "mtg",
+            "ruleset": "chess",
             "structure": "swiss",
             "divisions": "open",
             "swiss_rounds": 3,

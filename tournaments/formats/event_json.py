@@ -9,13 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from ..rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
+from ..rulesets import clean_options
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
 DIVISIONS = ("junior", "senior", "masters", "open")
 PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
-KNOWN_OPTIONS = {"mwp_floor", "playoffs_in_tiebreakers", "melee_ranking"}
-SUPPORTED_RULESETS = ("pokemon", "pokemon-2009", "mtg", "bo3-wins-against")
+SUPPORTED_RULESETS = ("pokemon", "pokemon-2009", "mtg", "mtg-multiplayer", "bo3-wins-against")
 KNOWN_RULESETS = ("pokemon", "pokemon-2009", "mtg", "mtg-multiplayer", "bo3-wins-against")
 
 
@@ -93,7 +94,18 @@ def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     games = obj.get("games")
     if games is not None and (not isinstance(games, list) or len(games) != 3):
         raise EventFileError(f"{where}.games: expected [wins, wins, draws]")
-    return MatchData(table or None, players, outcome, winner, games)
+    return MatchData(table or None, players, outcome, winner, games, _conceded(obj, players, where))
+
+
+def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """Optional ``conceded``: pod players who conceded or took a match-loss penalty and
+    get no share of a draw (MP-PTS-1); each must be a player of the match, not its winner."""
+    conceded = obj.get("conceded", [])
+    if not isinstance(conceded, list) or any(str(p) not in players for p in conceded):
+        raise EventFileError(f"{where}.conceded: expected a list of this match's players")
+    if obj.get("result") in conceded:
+        raise EventFileError(f"{where}.conceded: the winner cannot have conceded")
+    return tuple(str(p) for p in conceded)
 
 
 def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
@@ -133,11 +145,22 @@ def _divisions(
     return out
 
 
+def _options(ruleset: str, options: Any) -> dict[str, Any]:
+    """The ruleset options, checked against the specs in ``tournaments.rulesets``:
+    unknown options are an error, and a bad value is named (INTERFACES.md, R-7, R-8)."""
+    if not isinstance(options, dict):
+        raise EventFileError("options: expected an object")
+    try:
+        return clean_options(ruleset, options)
+    except ValueError as e:
+        raise EventFileError(f"options: {e}") from None
+
+
 def parse_event_json(doc: Any) -> EventData:
     """Validate a decoded event JSON v1 document and return ``EventData``.
 
-    Raises EventFileError naming the field at fault. Rulesets without standings yet
-    (``mtg-multiplayer``) are refused.
+    Raises EventFileError naming the field at fault. Multiplayer pods (3–5 players per
+    match) may list ``conceded`` players (MP-PTS-1).
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EventFileError(f"format: expected {FORMAT!r}")
@@ -148,9 +171,7 @@ def parse_event_json(doc: Any) -> EventData:
         raise EventFileError(
             f"ruleset: {ruleset!r} is not supported yet ({', '.join(SUPPORTED_RULESETS)})"
         )
-    options = doc.get("options", {})
-    if not isinstance(options, dict) or set(options) - KNOWN_OPTIONS:
-        raise EventFileError(f"options: unknown option(s) {sorted(set(options) - KNOWN_OPTIONS)}")
+    options = _options(ruleset, doc.get("options", {}))
     players = [_player(p, i) for i, p in enumerate(_req(doc, "players", "", list))]
     ids = {p.id for p in players}
     if len(ids) != len(players):

@@ -38,6 +38,7 @@ class MatchData:
     outcome: str
     winner: str | None = None
     games: list[int] | None = None
+    conceded: tuple[str, ...] = ()  # pod seats with no share of a draw (MP-PTS-1)
 
 
 @dataclass(frozen=True)

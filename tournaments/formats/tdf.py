@@ -106,6 +106,7 @@ class TdfPlayer:
     starter: bool
     dropped_round: int | None = None
     raw: Raw = ()
+    dropped_raw: Raw = ()  # the other children of <dropped> (status, timestamp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,8 @@ class TdfPod:
     rounds: tuple[TdfRound, ...]
     playoff_3rd_4th: bool = False
     raw: Raw = ()
+    poddata: Raw = ()  # every <poddata> child in file order (for the exporter)
+    subgroups: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (number, player ids)
 
     @property
     def divisions(self) -> tuple[str, ...]:
@@ -302,6 +305,7 @@ def _player(elem: Element) -> TdfPlayer:
         starter=_bool(_text(elem, "starter", "true"), f"{where}<starter>"),
         dropped_round=dropped_round,
         raw=_raw(elem, _PLAYER_KNOWN),
+        dropped_raw=_raw(dropped, {"round"}),
     )
 
 
@@ -363,6 +367,11 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
         rounds=rounds,
         playoff_3rd_4th=_bool(playoff, f"{where}<poddata><playoff3rd4th>"),
         raw=_raw(poddata, {"playoff3rd4th"}),
+        poddata=_raw(poddata, set()),
+        subgroups=tuple(
+            (g.get("number", ""), tuple(p.get("userid", "") for p in g.iterfind("players/player")))
+            for g in elem.iterfind("subgroups/subgroup")
+        ),
     )
 
 

@@ -8,8 +8,10 @@ rounds become ``top-cut`` rounds of each division's bracket.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
-from .tdf import CATEGORY_DIVISIONS, TdfError, TdfMatch, TdfTournament, player_division
+from .tdf import CATEGORY_DIVISIONS, TdfError, TdfMatch, TdfPod, TdfTournament, player_division
 
 STANDINGS_DIVISION = {0: "junior", 1: "senior", 2: "masters"}
 
@@ -85,5 +87,68 @@ def tdf_event_data(t: TdfTournament) -> EventData:
         date=e.startdate,
         location=", ".join(x for x in (e.city, e.state, e.country) if x),
         third_place_playoff=any(p.playoff_3rd_4th for p in t.pods),
-        source={"tdf": {"id": e.id, "version": e.version, "mode": e.mode, "gametype": e.gametype}},
+        source={"tdf": tdf_source(t)},
     )
+
+
+def _raw(pairs: tuple[tuple[str, str], ...]) -> list[list[str]]:
+    return [list(p) for p in pairs]
+
+
+def tdf_source(t: TdfTournament) -> dict[str, Any]:
+    """What the file holds that the app does not model, as JSON for ``Event.source``, so
+    the TOM exporter (``tdf_export``) can write it back unchanged: root attributes,
+    ``<data>``, players' raw children, pods' poddata, subgroups and round timings, match
+    timestamps, finals options."""
+    e = t.event
+    return {
+        "id": e.id,
+        "version": e.version,
+        "mode": e.mode,
+        "gametype": e.gametype,
+        "type": e.type,
+        "stage": e.stage,
+        "data": {
+            "city": e.city,
+            "state": e.state,
+            "country": e.country,
+            "roundtime": "" if e.roundtime is None else str(e.roundtime),
+            "finalsroundtime": "" if e.finalsroundtime is None else str(e.finalsroundtime),
+            "organizer": [e.organizer_popid, e.organizer_name],
+            "startdate": e.startdate.strftime("%m/%d/%Y") if e.startdate else "",
+        },
+        "data_raw": _raw(e.raw),
+        "raw": _raw(t.raw),
+        "players": {
+            p.userid: {
+                "firstname": p.firstname,
+                "lastname": p.lastname,
+                "birthdate": p.birthdate,
+                "raw": _raw(p.raw),
+                "dropped_raw": _raw(p.dropped_raw),
+            }
+            for p in t.players
+        },
+        "player_order": [p.userid for p in t.players],
+        "pods": [_pod_source(pod) for pod in t.pods],
+        "finals": [
+            {"key": c.category, "options": list(c.options), "playercount": c.player_count}
+            for c in t.finals_options
+        ],
+    }
+
+
+def _pod_source(pod: TdfPod) -> dict[str, Any]:
+    return {
+        "category": pod.category,
+        "stage": pod.stage,
+        "poddata": _raw(pod.poddata),
+        "subgroups": [[n, list(ids)] for n, ids in pod.subgroups],
+        "rounds": {
+            str(r.number): {"type": r.type, "stage": r.stage, "raw": _raw(r.raw)}
+            for r in pod.rounds
+        },
+        "timestamps": {
+            f"{r.number}:{','.join(m.players)}": m.timestamp for r in pod.rounds for m in r.matches
+        },
+    }

@@ -81,6 +81,20 @@ class Event(models.Model):
     source = models.JSONField(
         default=dict, blank=True, help_text="Data carried from an imported file (e.g. TOM ids)."
     )
+    season_year = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Year the season ends in; sets the age cut-offs (P-AGE-1)."
+    )
+    age_style = models.CharField(
+        max_length=16, blank=True, help_text="Set when check-in closes (P-AGE-2, P-AGE-3, P-AGE-6)."
+    )
+    age_reason = models.CharField(max_length=300, blank=True)
+    checkin_closed_at = models.DateTimeField(null=True, blank=True)
+    day2_rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Swiss rounds on Day 2 of a two-day event (P-D2-1); 0 = one day."
+    )
+    awards_championship_points = models.BooleanField(
+        default=False, help_text="Late entry after round 2 needs an explicit override (P-LATE-1)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -109,6 +123,9 @@ class Division(models.Model):
     pod = models.CharField(max_length=40)
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     top_cut_size = models.PositiveSmallIntegerField(null=True, blank=True)
+    flights = models.PositiveSmallIntegerField(
+        default=0, help_text="Flights the division is split into (P-FL); 0 = none."
+    )
 
     class Meta:
         ordering = ["event", "code"]
@@ -159,6 +176,9 @@ class Registration(models.Model):
         max_length=64, help_text="Id in the imported file (TOM userid) or generated."
     )
     late = models.BooleanField(default=False)
+    flight = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Flight number, 1 first, when the division is flighted."
+    )
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     disqualified = models.BooleanField(default=False)
     report_token = models.CharField(

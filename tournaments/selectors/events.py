@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q
 
 from ..models import Division, Event, EventStaff, Registration, StaffRole
+from ..multiplayer import pod_recommendation, uses_pods
 
 # P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
 P_RT_1 = (
@@ -76,7 +77,8 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
             d.active,
             d.rounds,
             d.cut,
-            recommended_structure(d.active),
+            # P-RT-6 for pod events: each smaller pod counts as one more player
+            pod_recommendation(d.active) if uses_pods(event) else recommended_structure(d.active),
         )
         for d in rows
     ]

@@ -40,6 +40,7 @@ class NameEntry:
     opponent: str
     round_label: str
     note: str
+    seat: int = 0  # pods: the seat (turn order) at the table, MP-SEAT-1
 
 
 def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
@@ -48,10 +49,11 @@ def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
     for r in rounds:
         label = f"{r.pod_label} · Round {r.number}"
         for m in r.matches:
-            for s in m.seats:
+            for n, s in enumerate(m.seats, start=1):
                 others = ", ".join(o.name for o in m.seats if o is not s)
                 note = "Bye" if m.is_bye else ("Late-entry loss" if m.is_late_loss else "")
-                entries.append(NameEntry(s.name, m.table, others, label, note))
+                seat = n if m.is_pod else 0
+                entries.append(NameEntry(s.name, m.table, others, label, note, seat))
     entries.sort(key=lambda e: (e.name.casefold(), e.round_label))
     return entries
 

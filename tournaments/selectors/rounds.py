@@ -42,6 +42,18 @@ class MatchView:
     why: str
     pair_down: bool
     rematch: bool
+    games: tuple[int, ...] | None = None  # best-of-3 game record, seat order (M-MATCH-1)
+    conceded: frozenset[int] = frozenset()  # pods: seats with no share of a draw (MP-PTS-1)
+
+    @property
+    def is_pod(self) -> bool:
+        """A multiplayer pod (3–5 seats, MP-POD-1): takes a pod slip."""
+        return len(self.seats) > 2
+
+    @property
+    def score(self) -> str:
+        """The game record as on the slip ("2-1-0"), or ""."""
+        return "-".join(map(str, self.games)) if self.games else ""
 
     @property
     def is_bye(self) -> bool:
@@ -79,10 +91,10 @@ class MatchView:
     def result_text(self) -> str:
         if self.outcome == Outcome.WIN:
             winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
-            return f"{winner} wins"
+            return f"{winner} wins" + (f" {self.score}" if self.games else "")
         return {Outcome.DRAW: "Tie", Outcome.PENDING: "Not reported"}.get(
             self.outcome, Outcome(self.outcome).label
-        )
+        ) + (f" {self.score}" if self.games and self.outcome == Outcome.DRAW else "")
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,9 @@ class RoundView:
     @property
     def stage_label(self) -> str:
         """Elimination rounds by size: "Final", "Semi-finals", "Quarter-finals", "Top 16"."""
+        if any(m.is_pod for m in self.matches):  # pod cuts (MP-SE-1): one pod is the final
+            seated = sum(len(m.seats) for m in self.matches)
+            return "Final" if len(self.matches) == 1 else f"Top {seated}"
         n = sum(1 for m in self.matches if m.is_slip)
         return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(n, f"Top {2 * n}")
 
@@ -172,6 +187,8 @@ def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -
         m.why,
         m.pair_down,
         m.rematch,
+        tuple(m.games) if m.games else None,
+        conceded=frozenset(s.registration_id for s in m.seats.all() if s.conceded),
     )
 
 

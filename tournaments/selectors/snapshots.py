@@ -28,11 +28,23 @@ class StandingLine:
     oowp: str
     dropped: bool
     top_cut: bool
+    winner: bool = False  # P-AGE-3: the division's highest-placed player, final standings
+    columns: tuple[tuple[str, str], ...] = ()  # (heading, value) instead of OWP / OOWP
+
+
+def pod_columns(row: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """MP-TB-1…3 for display: MWP and OMWP as percentages, OAMP in match points."""
+    tb = row.get("tiebreakers", {})
+    oamp = tb.get("oamp")
+    shown = "" if oamp is None else str(Decimal(str(oamp)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+    return (("MWP", percent(tb.get("mwp"))), ("OAMP", shown), ("OMWP", percent(tb.get("omwp"))))
 
 
 def standings_for_public(data: dict[str, Any]) -> list[tuple[str, list[StandingLine]]]:
     """The Standings JSON (INTERFACES.md) as ``[(division label, lines)]`` with OWP and
-    OOWP as percentages with two decimals (P-TB-8). No query."""
+    OOWP as percentages with two decimals (P-TB-8). In final standings the 1st of each
+    division is marked its winner (P-AGE-3: also in a pod shared with other divisions,
+    R-5). No query."""
     labels = dict(DivisionCode.choices)
     out = []
     for code, rows in data.get("divisions", {}).items():
@@ -46,6 +58,8 @@ def standings_for_public(data: dict[str, Any]) -> list[tuple[str, list[StandingL
                 percent(row.get("tiebreakers", {}).get("oowp")),
                 bool(row.get("dropped")),
                 bool(row.get("top_cut")),
+                bool(data.get("final")) and row.get("place") == 1,
+                pod_columns(row) if data.get("ruleset") == "mtg-multiplayer" else (),
             )
             for row in rows
         ]

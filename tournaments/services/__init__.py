@@ -5,10 +5,13 @@ the admin and commands call these."""
 from .audit import audit_log
 from .corrections import Correction, mark_changed_brackets, result_correct
 from .events import event_create, event_finish, unique_slug
+from .imports import event_import_tdf
 from .registrations import (
+    late_losses,
     parse_player_lines,
     registration_add,
     registration_drop,
+    registration_set_division,
     registrations_add_csv,
 )
 from .reports import dispute_resolve, report_accept, report_submit
@@ -41,6 +44,7 @@ __all__ = [
     "dispute_resolve",
     "event_create",
     "event_finish",
+    "event_import_tdf",
     "event_settings_update",
     "locked_message",
     "mark_changed_brackets",
@@ -48,7 +52,9 @@ __all__ = [
     "parse_player_lines",
     "penalty_note_add",
     "registration_add",
+    "late_losses",
     "registration_drop",
+    "registration_set_division",
     "registration_link_reset",
     "registrations_add_csv",
     "report_accept",

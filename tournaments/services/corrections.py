@@ -96,11 +96,12 @@ def _refresh_public_pairings(event_id: int) -> None:
 def result_correct(
     *,
     match: Match,
-    outcome: str,
     by: Any,
     reason: str,
+    outcome: str = "",
     winner: Registration | None = None,
     version: int | None = None,
+    games: tuple[int, int, int] | None = None,
 ) -> Correction:
     """Correct a recorded result within the P-POST-4 window, with a reason.
 
@@ -108,7 +109,9 @@ def result_correct(
     old and new value and the reason; standings recomputed by a task when the round is
     complete). Later Swiss pairings of the pod whose brackets changed are marked, and
     the round is returned as ``repairable`` when it has not started (P-SW-9, P-POST-2).
-    Raises InvalidInput (no reason, no result yet), RecordLocked (window closed, the
+    games: the corrected game record of a best-of-3 ruleset (M-MATCH-1; an impossible
+    one such as 3-0 is refused and nothing changes).
+    Raises InvalidInput (no reason, no result yet, impossible games), RecordLocked (window closed, the
     rule quoted), ResultConflict (stale version).
     """
     reason = reason.strip()
@@ -124,7 +127,15 @@ def result_correct(
     if not correction_window_open(m.round):
         raise RecordLocked(locked_message(m.round))
     old = (m.outcome, m.winner_id)
-    m = slip_enter(match=m, outcome=outcome, winner=winner, version=version, reason=reason, by=by)
+    m = slip_enter(
+        match=m,
+        outcome=outcome,
+        winner=winner,
+        version=version,
+        reason=reason,
+        by=by,
+        games=games,
+    )
     marked = mark_changed_brackets(match=m, old=old, by=by, reason=reason)
     return Correction(m, tuple(marked), _next_round_after(m.round))
 

@@ -41,10 +41,16 @@ def event_create(
     slug: str | None = None,
     options: dict[str, Any] | None = None,
     source: dict[str, Any] | None = None,
+    season_year: int | None = None,
+    awards_championship_points: bool = False,
+    day2_rounds: int = 0,
 ) -> Event:
     """Create an event, its divisions and make ``by`` its organiser.
 
     divisions: ``{division code: pod name}``; default one open division (P-AGE-6).
+    season_year: the year the season ends in, for the age cut-offs (P-AGE-1); None →
+    from the date. awards_championship_points: late entry after round 2 needs an
+    override (P-LATE-1). day2_rounds: Swiss rounds on Day 2 of a two-day event (P-D2-1).
     Raises InvalidInput for an empty name, an unknown ruleset or a bad top-cut size.
     """
     if not name.strip():
@@ -68,6 +74,9 @@ def event_create(
         location=location,
         options=options or {},
         source=source or {},
+        season_year=season_year,
+        awards_championship_points=awards_championship_points,
+        day2_rounds=day2_rounds,
     )
     for code, pod in (divisions or {DivisionCode.OPEN: "open"}).items():
         Division.objects.create(event=event, code=code, pod=pod)

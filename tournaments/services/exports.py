@@ -55,6 +55,8 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
                 matches[m.pk]["games"] = m.games
             rounds[(m.round.number, m.round.phase)].append(matches[m.pk])
         matches[m.pk]["players"].append(s.registration.external_id)
+        if s.conceded:  # pods: no share of a draw (MP-PTS-1)
+            matches[m.pk].setdefault("conceded", []).append(s.registration.external_id)
     return [{"number": n, "phase": ph, "matches": ms} for (n, ph), ms in sorted(rounds.items())]
 
 

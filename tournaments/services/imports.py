@@ -10,10 +10,14 @@ from typing import Any
 
 from django.db import transaction
 
+from ..errors import InvalidInput
 from ..formats.eventdata import DivisionData, EventData, MatchData, RoundData
+from ..formats.tdf import TdfError, parse_tdf
+from ..formats.tdf_event import tdf_event_data
 from ..models import (
     Division,
     Event,
+    EventStaff,
     Match,
     MatchSeat,
     Outcome,
@@ -22,6 +26,7 @@ from ..models import (
     Registration,
     Round,
     RoundStatus,
+    StaffRole,
     Structure,
 )
 from ..pods import cut_pod_name
@@ -59,7 +64,7 @@ def _create_round(
         for m in matches
     )
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=obj, round=rnd, registration=regs[pid], seat=n)
+        MatchSeat(match=obj, round=rnd, registration=regs[pid], seat=n, conceded=pid in m.conceded)
         for obj, m in zip(created, matches, strict=True)
         for n, pid in enumerate(m.players, start=1)
     )
@@ -78,7 +83,7 @@ def event_import(*, data: EventData, by: Any) -> Event:
         ruleset=data.ruleset,
         structure=Structure.SWISS_TOP_CUT if cut else Structure.SWISS,
         swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),
-        top_cut_size=cut,
+        top_cut_size=cut if cut in (0, 2, 4, 8, 16, 32, 64) else 0,  # pod cuts: per division
         third_place_playoff=data.third_place_playoff,
         date=data.date,
         location=data.location,
@@ -120,4 +125,20 @@ def event_import(*, data: EventData, by: Any) -> Event:
         obj=event,
         new={"players": len(regs), "rounds": len(data.rounds)},
     )
+    return event
+
+
+@transaction.atomic
+def event_import_tdf(*, content: bytes, by: Any) -> Event:
+    """Import an uploaded TOM ``.tdf`` file and make ``by`` its organiser.
+
+    Raises InvalidInput naming the element at fault for a malformed or inconsistent file;
+    then nothing is written (INTERFACES.md)."""
+    try:
+        data = tdf_event_data(parse_tdf(content))
+    except TdfError as e:
+        raise InvalidInput(f"This is not a TOM file we can read: {e}") from None
+    event = event_import(data=data, by=by)
+    if getattr(by, "is_authenticated", False):
+        EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
     return event

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+import secrets
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from ..errors import InvalidInput
-from ..formats.tdf import division_for, season_end_year
+from ..formats.tdf import division_for
 from ..models import (
     Division,
     Event,
@@ -24,8 +26,12 @@ from ..models import (
     Registration,
     Round,
     RoundStatus,
+    Structure,
 )
+from ..pods import flight_pod
+from ..seasons import event_season
 from .audit import audit_log
+from .rounds import round_complete_if_reported, round_discard
 
 
 @dataclass(frozen=True)
@@ -85,11 +91,14 @@ def registration_add(
     division: Division | None = None,
     external_id: str | None = None,
     late: bool | None = None,
+    override_late_entry: bool = False,
 ) -> Registration:
     """Register one player. After a Swiss round of their pod has started the player is
     late: flagged tardy and given a loss for every started round (P-LATE-1, I-5).
 
-    Raises InvalidInput for an empty name or a player id already registered.
+    Raises InvalidInput for an empty name, a player id already registered, or a late
+    entry after round 2 of an event that awards Championship Points without
+    ``override_late_entry`` (P-LATE-1).
     """
     name = name.strip()
     if not name:
@@ -97,12 +106,17 @@ def registration_add(
     if player_id and event.registrations.filter(player__player_id=player_id).exists():
         raise InvalidInput(f"Player id {player_id} is already registered in this event.")
     division = division or _default_division(event)
+    flight = _flight_for_new_player(division)
     started = Round.objects.filter(
         event=event,
-        pod=division.pod,
+        pod=flight_pod(division.pod, flight) if flight else division.pod,
         phase=Phase.SWISS,
         status__in=[RoundStatus.STARTED, RoundStatus.COMPLETE],
     ).order_by("number")
+    if late is None:
+        _check_late_entry(event, len(started), override_late_entry)
+    if event.structure == Structure.SINGLE_ELIMINATION:
+        _se_late_entry(event, division.pod, by)
     player = Player.objects.create(name=name, player_id=player_id, birth_year=birth_year)
     reg = Registration.objects.create(
         event=event,
@@ -110,23 +124,83 @@ def registration_add(
         division=division,
         external_id=external_id or _next_external_id(event),
         late=bool(started) if late is None else late,
+        flight=flight,
     )
     if late is None:
-        for rnd in started:
-            match = Match.objects.create(round=rnd, outcome=Outcome.LOSS, why="late entry")
-            MatchSeat.objects.create(match=match, round=rnd, registration=reg, seat=1)
+        _late_entry_losses(reg, list(started))
     audit_log(
         event=event,
         by=by,
         action="registration.add",
         obj=reg,
-        new={"name": name, "player_id": player_id, "late": reg.late},
+        new={"name": name, "player_id": player_id, "late": reg.late, "flight": flight},
     )
     return reg
 
 
+#: P-LATE-1: in a Championship Points event, entering after this many rounds needs an override.
+CP_LATE_ROUNDS = 2
+
+
+def late_losses(event: Event, division: Division | None = None) -> int:
+    """How many automatic losses a player added now would receive (P-LATE-1): the Swiss
+    rounds of their pod already started (the event's first division by default)."""
+    division = division or event.divisions.order_by("code").first()
+    if division is None:
+        return 0
+    pods = Q(pod=division.pod) | Q(pod__startswith=flight_pod(division.pod, 0)[:-1])
+    started = Round.objects.filter(
+        pods,
+        event=event,
+        phase=Phase.SWISS,
+        status__in=[RoundStatus.STARTED, RoundStatus.COMPLETE],
+    )
+    return started.values("number").distinct().count()  # flights play the same rounds
+
+
+def _late_entry_losses(reg: Registration, started: list[Round]) -> None:
+    """P-LATE-1, I-5: a loss for every round of the player's pod already started."""
+    for rnd in started:
+        match = Match.objects.create(round=rnd, outcome=Outcome.LOSS, why="late entry")
+        MatchSeat.objects.create(match=match, round=rnd, registration=reg, seat=1)
+
+
+def _flight_for_new_player(division: Division) -> int | None:
+    """P-FL-4, P-LATE-2: a player added to a flighted division joins the flight that
+    started smaller (starting size plus players added since, never minus drops), a random
+    one of the smallest (as ``pairings.engine.flights.late_flight``; the choice is in the
+    audit trail). None when the division has no flights."""
+    if not division.flights:
+        return None
+    counts = Counter(division.registrations.values_list("flight", flat=True))
+    sizes = [counts.get(n, 0) for n in range(1, division.flights + 1)]
+    smallest = [n for n, size in enumerate(sizes, start=1) if size == min(sizes)]
+    return secrets.SystemRandom().choice(smallest)
+
+
+def _check_late_entry(event: Event, started: int, override: bool) -> None:
+    if event.awards_championship_points and started > CP_LATE_ROUNDS and not override:
+        raise InvalidInput(
+            f"This event awards Championship Points and {started} rounds have started: "
+            "adding a player after round 2 needs the explicit override (P-LATE-1)."
+        )
+
+
+def _se_late_entry(event: Event, pod: str, by: Any) -> None:
+    """P-SE-4: nobody joins a bracket once round 1 has started; before that, a new
+    player breaks round 1, which is discarded to be paired again with them."""
+    first = Round.objects.filter(event=event, pod=pod, number=1).first()
+    if first is None:
+        return
+    if first.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
+        raise InvalidInput(
+            "Single elimination: players cannot join once round 1 has started (P-SE-4)."
+        )
+    round_discard(round=first, by=by, reason="late player added: pair round 1 again (P-SE-4)")
+
+
 def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> Division:
-    """The event's division for a birth year (P-AGE-1, season from the event date).
+    """The event's division for a birth year (P-AGE-1, the event's season, ``event_season``).
 
     An event with one division takes everyone (P-AGE-6). Raises InvalidInput naming the
     line when the year is missing or its division is not part of the event.
@@ -136,8 +210,7 @@ def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> D
         return next(iter(divisions.values()))
     if birth_year is None:
         raise InvalidInput(f"Line {line}: a birth year is needed to choose the age division.")
-    season = season_end_year(event.date or timezone.localdate())
-    code = division_for(birth_year, season)
+    code = division_for(birth_year, event_season(event))
     if code not in divisions:
         raise InvalidInput(
             f"Line {line}: born {birth_year} is {code}, not a division of this event."
@@ -181,6 +254,7 @@ def registration_drop(*, registration: Registration, by: Any, reason: str = "") 
     last = MatchSeat.objects.filter(registration=reg).aggregate(n=Max("round__number"))["n"]
     reg.dropped_after_round = last or 0
     reg.save(update_fields=["dropped_after_round"])
+    match_forfeit(registration=reg, by=by)
     audit_log(
         event=reg.event,
         by=by,
@@ -191,3 +265,69 @@ def registration_drop(*, registration: Registration, by: Any, reason: str = "") 
         reason=reason,
     )
     return reg
+
+
+@transaction.atomic
+def registration_set_division(
+    *, registration: Registration, division: Division, by: Any, reason: str = ""
+) -> Registration:
+    """Move a player to another age division of the event, overriding the division of
+    their birth year (P-AGE-1). Allowed only before round 1 is paired: the divisions fix
+    the pods and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise."""
+    reg = (
+        Registration.objects.select_for_update().select_related("division").get(pk=registration.pk)
+    )
+    if division.event_id != reg.event_id:
+        raise InvalidInput("That division belongs to another event.")
+    if Round.objects.filter(event_id=reg.event_id).exists():
+        raise InvalidInput("Divisions are fixed once round 1 is paired (P-AGE-2, P-AGE-3).")
+    old = reg.division.code
+    reg.division = division
+    reg.save(update_fields=["division"])
+    audit_log(
+        event=reg.event,
+        by=by,
+        action="registration.division",
+        obj=reg,
+        old={"division": old},
+        new={"division": division.code},
+        reason=reason,
+    )
+    return reg
+
+
+@transaction.atomic
+def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
+    """P-SE-3: in single elimination a player who drops (or is disqualified) loses the
+    current match whatever its state: their pending single-elimination match is recorded
+    as a win for the opponent, audited. Returns that match, or None when there is none."""
+    seat = (
+        MatchSeat.objects.filter(
+            registration=registration,
+            match__outcome=Outcome.PENDING,
+            round__phase=Phase.SINGLE_ELIMINATION,
+        )
+        .select_related("round")
+        .first()
+    )
+    match = Match.objects.select_for_update().get(pk=seat.match_id) if seat else None
+    opponent = match.seats.exclude(registration=registration).first() if match else None
+    if seat is None or match is None or opponent is None:
+        return None
+    match.outcome, match.winner = Outcome.WIN, opponent.registration
+    match.version += 1
+    match.reported_at = timezone.now()
+    match.reported_by = by if getattr(by, "is_authenticated", False) else None
+    match.save(update_fields=["outcome", "winner", "version", "reported_at", "reported_by"])
+    audit_log(
+        event=registration.event,
+        by=by,
+        action="match.forfeit",
+        obj=match,
+        round_number=seat.round.number,
+        old={"outcome": Outcome.PENDING},
+        new={"outcome": Outcome.WIN, "winner": opponent.registration.external_id},
+        reason=f"{registration.player.name} left single elimination (P-SE-3)",
+    )
+    round_complete_if_reported(seat.round, by=by)
+    return match

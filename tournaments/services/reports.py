@@ -23,6 +23,7 @@ from ..models import (
     SelfReport,
     SelfReportMode,
 )
+from ..rulesets import get_ruleset
 from .audit import audit_log
 from .results import match_result_text, result_json, slip_enter, validate_result
 
@@ -132,7 +133,9 @@ def _after_report(m: Match, reg: Registration, mine: SelfReport, theirs: SelfRep
     if not mine.same_result(theirs):
         audit_log(event=rnd.event, by=reg, action="report.dispute", obj=m, round_number=rnd.number)
         return DISPUTED
-    if rnd.event.self_report == SelfReportMode.HOLD:
+    # Best-of-3 rulesets record a game score the reports do not carry: staff enter it.
+    needs_games = get_ruleset(rnd.event.ruleset).game_record and mine.outcome != "double-loss"
+    if rnd.event.self_report == SelfReportMode.HOLD or needs_games:
         audit_log(event=rnd.event, by=reg, action="report.agree", obj=m, round_number=rnd.number)
         return HELD
     slip_enter(
@@ -176,8 +179,10 @@ def dispute_resolve(
     reason: str,
     winner: Registration | None = None,
     version: int | None = None,
+    games: tuple[int, int, int] | None = None,
 ) -> Match:
     """Staff (scorekeeper, judge or organiser) decide a disputed match, with a reason.
+    ``games``: the game record best-of-3 rulesets need (M-MATCH-1, ``slip_enter``).
 
     The decision is a staff entry: it overrides the players' reports and the override
     is logged with the reason (``slip_enter``). Raises InvalidInput without a reason,
@@ -187,5 +192,11 @@ def dispute_resolve(
     if not reason:
         raise InvalidInput("Say why: resolving a dispute needs a reason for the audit trail.")
     return slip_enter(
-        match=match, outcome=outcome, winner=winner, version=version, reason=reason, by=by
+        match=match,
+        outcome=outcome,
+        winner=winner,
+        version=version,
+        reason=reason,
+        by=by,
+        games=games,
     )

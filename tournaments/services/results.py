@@ -8,6 +8,7 @@ the audit row apply to every path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -20,13 +21,18 @@ from .audit import audit_log
 from .rounds import round_complete_if_reported, standings_refresh_on_commit
 
 SLIP_OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.DOUBLE_LOSS)
+ELIMINATION = ("top-cut", "single-elimination")
 
 
 def match_result_text(match: Match) -> str:
-    """A short human description of a match's result ("Ash wins", "tie", "not reported")."""
+    """A short human description of a match's result ("Ash wins", "tie", "not reported"),
+    with its game record in seat order when it has one ("Ash wins 2-1-0")."""
+    games = f" {'-'.join(map(str, match.games))}" if match.games else ""
     if match.outcome == Outcome.WIN and match.winner is not None:
-        return f"{match.winner.player.name} wins"
-    return Outcome(match.outcome).label.lower() if match.outcome != Outcome.DRAW else "tie"
+        return f"{match.winner.player.name} wins{games}"
+    return (Outcome(match.outcome).label.lower() if match.outcome != Outcome.DRAW else "tie") + (
+        games if match.outcome == Outcome.DRAW else ""
+    )
 
 
 def correction_window_open(rnd: Round) -> bool:
@@ -91,24 +97,87 @@ def validate_result(match: Match, outcome: str, winner: Registration | None) -> 
         raise InvalidInput("A single-elimination match cannot end in a tie; enter the winner.")
 
 
-def _unchanged(m: Match, outcome: str, winner: Registration | None, version: int | None) -> bool:
+def _games_list(games: Sequence[int]) -> list[int]:
+    values = list(games)
+    if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise InvalidInput("A game score is three whole numbers: wins, wins, drawn games.")
+    return values
+
+
+def games_result(
+    m: Match, games: Sequence[int] | None, outcome: str, winner: Registration | None
+) -> tuple[str, Registration | None, list[int] | None]:
+    """The slip's (outcome, winner, games to store) under the event's ruleset.
+
+    Best-of-3 rulesets (``Ruleset.game_record``): a win or draw needs ``games`` (wins of
+    seat 1, wins of seat 2, drawn games); outcome and winner are derived from them
+    (M-MATCH-1: 2-0, 2-1, 1-0-2 win; 1-1-1, 0-0-3 draw) and, when also given, must agree.
+    Impossible records (3-0, a winner with fewer games, a draw in elimination, M-SE-2)
+    raise InvalidInput with the reason. Other rulesets take no games and keep what is
+    stored (e.g. imported records).
+    """
+    ruleset = get_ruleset(m.round.event.ruleset)
+    if not ruleset.game_record:
+        if games is not None:
+            raise InvalidInput(f"The {ruleset.label} rules record match results, not games.")
+        return outcome, winner, m.games
+    if games is None:
+        if outcome in (Outcome.WIN, Outcome.DRAW):
+            raise InvalidInput("Enter the game score: these rules record games (M-MATCH-1).")
+        return outcome, winner, None
+    values = _games_list(games)
+    if outcome == Outcome.DOUBLE_LOSS:
+        raise InvalidInput("A double loss has no game score.")
+    try:
+        verdict, index = ruleset.game_verdict(
+            (values[0], values[1], values[2]), elimination=m.round.phase in ELIMINATION
+        )
+    except ValueError as e:
+        raise InvalidInput(f"Impossible game score {e}. Nothing was recorded.") from None
+    seats = [s.registration for s in m.seats.select_related("registration").order_by("seat")]
+    derived = seats[index] if index is not None and len(seats) == 2 else None
+    if outcome and (outcome, winner) != (verdict, derived):
+        raise InvalidInput(
+            f"The game score {'-'.join(map(str, values))} does not give that result."
+        )
+    return verdict, derived, values
+
+
+def _unchanged(
+    m: Match,
+    outcome: str,
+    winner: Registration | None,
+    version: int | None,
+    games: list[int] | None = None,
+) -> bool:
     """True when the slip changes nothing (a double click, a resent form); raises
     ResultConflict when it was built on an older version and says something else."""
     same = m.outcome == outcome and m.winner_id == (winner.pk if winner else None)
+    same = same and m.games == games
     if version is not None and version != m.version and not same:
         text = match_result_text(m)
         raise ResultConflict(f"This match was just recorded as {text}.", current=text)
     return same
 
 
-def _record(m: Match, outcome: str, winner: Registration | None, by: Any, reason: str) -> None:
-    """Store the new result with a new version and write its audit row."""
+def _record(
+    m: Match,
+    outcome: str,
+    winner: Registration | None,
+    by: Any,
+    reason: str,
+    games: list[int] | None = None,
+) -> None:
+    """Store the new result (and game record, seat order) with a new version and write
+    its audit row."""
     old = result_json(m.outcome, m.winner)
-    m.outcome, m.winner = outcome, winner
+    if m.games or games:
+        old["games"] = m.games
+    m.outcome, m.winner, m.games = outcome, winner, games
     m.version += 1
     m.reported_at = timezone.now()
     m.reported_by = by if getattr(by, "is_authenticated", False) else None
-    m.save(update_fields=["outcome", "winner", "version", "reported_at", "reported_by"])
+    m.save(update_fields=["outcome", "winner", "games", "version", "reported_at", "reported_by"])
     audit_log(
         event=m.round.event,
         by=by,
@@ -116,7 +185,7 @@ def _record(m: Match, outcome: str, winner: Registration | None, by: Any, reason
         obj=m,
         round_number=m.round.number,
         old=old,
-        new=result_json(outcome, winner),
+        new=result_json(outcome, winner) | ({"games": games} if "games" in old else {}),
         reason=reason,
     )
 
@@ -125,15 +194,19 @@ def _record(m: Match, outcome: str, winner: Registration | None, by: Any, reason
 def slip_enter(
     *,
     match: Match,
-    outcome: str,
     by: Any,
+    outcome: str = "",
     winner: Registration | None = None,
     version: int | None = None,
     reason: str = "",
+    games: Sequence[int] | None = None,
 ) -> Match:
     """Record a match slip (or correct one) and return the updated match.
 
     outcome: ``win`` (with ``winner``), ``draw`` or ``double-loss`` (R-6).
+    games: the game record ``(wins of seat 1, wins of seat 2, drawn games)`` that
+    best-of-3 rulesets require for a win or draw; outcome and winner may then be left
+    out, they follow from the games (``games_result``, M-MATCH-1, M-SE-2).
     version: the match version the form was rendered with. When it is stale and the
     stored result differs, ResultConflict is raised with the current value; when it is
     stale but equal (a double click, a resent form) nothing changes.
@@ -153,8 +226,9 @@ def slip_enter(
         .get(pk=match.pk)
     )
     rnd = m.round
+    outcome, winner, stored = games_result(m, games, outcome, winner)
     validate_result(m, outcome, winner)
-    if _unchanged(m, outcome, winner, version):
+    if _unchanged(m, outcome, winner, version, stored):
         return m
     if rnd.status not in (RoundStatus.STARTED, RoundStatus.COMPLETE):
         raise RoundStateError(
@@ -162,7 +236,7 @@ def slip_enter(
         )
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))
-    _record(m, outcome, winner, by, reason)
+    _record(m, outcome, winner, by, reason, stored)
     _log_overrides(m, by, reason)
     round_complete_if_reported(rnd, by=by)
     if rnd.status == RoundStatus.COMPLETE:  # standings change only with complete rounds

@@ -19,6 +19,7 @@ from ..models import (
     StaffRole,
     new_report_token,
 )
+from ..rulesets import clean_options
 from .audit import audit_log
 
 
@@ -83,23 +84,46 @@ def staff_remove(*, staff: EventStaff, by: Any) -> None:
 
 
 @transaction.atomic
-def event_settings_update(*, event: Event, self_report: str, by: Any) -> Event:
-    """Choose what two agreeing player reports do (``SelfReportMode``). Audited."""
-    if self_report not in SelfReportMode.values:
+def event_settings_update(
+    *,
+    event: Event,
+    by: Any,
+    self_report: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> Event:
+    """Change the event's settings; each given one is validated, changed and audited.
+
+    self_report: what two agreeing player reports do (``SelfReportMode``).
+    options: ruleset options (``Ruleset.options``; ``mtg``: ``mwp_floor`` R-7,
+    ``playoffs_in_tiebreakers`` R-8, ``melee_ranking``), merged into the stored ones.
+    Raises InvalidInput for an unknown setting, option or value, naming it; nothing
+    changes then.
+    """
+    if self_report is not None and self_report not in SelfReportMode.values:
         raise InvalidInput(f"{self_report!r} is not a self-reporting setting.")
     ev = Event.objects.select_for_update().get(pk=event.pk)
-    if ev.self_report != self_report:
-        audit_log(
-            event=ev,
-            by=by,
-            action="event.settings",
-            obj=ev,
-            old={"self_report": ev.self_report},
-            new={"self_report": self_report},
-        )
+    changes: dict[str, tuple[Any, Any]] = {}
+    if self_report is not None and ev.self_report != self_report:
+        changes["self_report"] = (ev.self_report, self_report)
         ev.self_report = self_report
-        ev.save(update_fields=["self_report"])
+    if options is not None:
+        merged = {**ev.options, **_clean_options(ev, options)}
+        if merged != ev.options:
+            changes["options"] = (ev.options, merged)
+            ev.options = merged
+    if changes:
+        old = {k: v[0] for k, v in changes.items()}
+        new = {k: v[1] for k, v in changes.items()}
+        audit_log(event=ev, by=by, action="event.settings", obj=ev, old=old, new=new)
+        ev.save(update_fields=list(changes))
     return ev
+
+
+def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return clean_options(event.ruleset, options, own_only=True)
+    except ValueError as e:
+        raise InvalidInput(f"Option {e}.") from None
 
 
 @transaction.atomic

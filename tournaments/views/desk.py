@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from .. import services
 from ..errors import MatchslipError
-from ..forms import PenaltyForm, ReasonResultForm
+from ..forms import PenaltyForm, ReasonGameScoreForm, ReasonResultForm
 from ..models import Event, Match, Outcome, Round, RoundStatus
 from ..permissions import event_staff_required
 from ..rulesets import get_ruleset
@@ -45,8 +45,24 @@ def _match(event: Event, match_id: int) -> Match:
     )
 
 
-def _result_args(match: Match, form: ReasonResultForm) -> dict[str, Any]:
+def _reason_form(event: Event, data: Any) -> ReasonResultForm | ReasonGameScoreForm:
+    """The result (or, for best-of-3 rulesets, the game score, M-MATCH-1) and a reason."""
+    if get_ruleset(event.ruleset).game_record:
+        return ReasonGameScoreForm(data)
+    return ReasonResultForm(data)
+
+
+def _result_args(match: Match, form: ReasonResultForm | ReasonGameScoreForm) -> dict[str, Any]:
     """The service's keyword arguments for the pressed result of a validated form."""
+    if isinstance(form, ReasonGameScoreForm):
+        data = form.cleaned_data
+        return {
+            "match": match,
+            "outcome": "",
+            "games": data["games"],
+            "version": data["version"],
+            "reason": data["reason"],
+        }
     seats = [s.registration for s in sorted(match.seats.all(), key=lambda s: s.seat)]
     result = form.cleaned_data["result"]
     winner = {"p1": seats[0], "p2": seats[-1]}.get(result)
@@ -78,7 +94,7 @@ def report_accept(request: HttpRequest, event: Event, match_id: int) -> HttpResp
 def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Decide a disputed table, with a reason; overrides the players' reports."""
     match = _match(event, match_id)
-    form = ReasonResultForm(request.POST)
+    form = _reason_form(event, request.POST)
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")
         return redirect("staff:disputes", event.slug)
@@ -137,7 +153,7 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
     """Correct one recorded result with a reason (P-POST-4); refused outside the window
     with the rule quoted, or when the match changed meanwhile (version check)."""
     match = _match(event, match_id)
-    form = ReasonResultForm(request.POST)
+    form = _reason_form(event, request.POST)
     url = reverse("staff:corrections", args=[event.slug]) + f"?round={match.round_id}"
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")

@@ -21,10 +21,19 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..errors import MatchslipError, ResultConflict, RoundStateError
-from ..forms import DropForm, EventForm, PlayerForm, PlayersCsvForm, ResultForm
+from ..forms import (
+    DivisionForm,
+    DropForm,
+    EventForm,
+    PlayerForm,
+    PlayersCsvForm,
+    ResultForm,
+    TdfUploadForm,
+)
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
 from ..rulesets import get_ruleset
+from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
     ELIMINATION_PHASES,
     divisions_for_event,
@@ -49,7 +58,13 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if recommendation:
         initial = {"swiss_rounds": recommendation[0], "top_cut_size": recommendation[1]}
     form = EventForm(request.POST or None, initial=initial)
-    context = {"form": form, "expected": expected, "recommendation": recommendation}
+    season = form.data.get("season_year") if form.is_bound else None
+    context = {
+        "form": form,
+        "expected": expected,
+        "recommendation": recommendation,
+        "cutoffs": cutoffs(int(season) if str(season or "").isdigit() else current_season()),
+    }
     if request.method == "GET" and request.htmx:
         return render(request, "tournaments/staff/event_create.html#recommendation", context)
     if request.method == "POST" and form.is_valid():
@@ -63,6 +78,24 @@ def event_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/staff/event_create.html", context)
 
 
+@login_required_htmx
+def tdf_import(request: HttpRequest) -> HttpResponse:
+    """Create an event from an uploaded TOM ``.tdf`` file; the uploader becomes its
+    organiser. A malformed file is refused with the element at fault, nothing written."""
+    form = TdfUploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = services.event_import_tdf(
+                content=form.cleaned_data["file"].read(), by=request.user
+            )
+        except MatchslipError as e:
+            form.add_error("file", f"Nothing was imported. {e}")
+        else:
+            messages.success(request, f"Imported {event.name}.")
+            return redirect("staff:dashboard", event.slug)
+    return render(request, "tournaments/staff/tdf_import.html", {"form": form})
+
+
 # --- players --------------------------------------------------------------------------
 
 
@@ -73,6 +106,10 @@ def _players_page(request: HttpRequest, event: Event, **forms: Any) -> HttpRespo
         "add_form": forms.get("add_form") or PlayerForm(event=event),
         "csv_form": forms.get("csv_form") or PlayersCsvForm(),
         "divisions": divisions_for_event(event),
+        "late_losses": services.late_losses(event),
+        "divisions_open": not event.rounds.exists(),
+        "division_choices": list(event.divisions.order_by("code")),
+        "cutoffs": cutoffs(event_season(event)),
     }
     return render(request, "tournaments/staff/players.html", context)
 
@@ -120,6 +157,26 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
             messages.success(request, f"Added {len(regs)} players.")
             return redirect("staff:players", event.slug)
     return _players_page(request, event, csv_form=form)
+
+
+@require_POST
+@event_operator_required
+def player_division(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Move a player to another age division, before round 1 only (P-AGE-1 override)."""
+    reg = get_object_or_404(Registration, pk=registration_id, event=event)
+    form = DivisionForm(request.POST, event=event)
+    if not form.is_valid():
+        messages.error(request, "Choose a division of this event.")
+        return redirect("staff:players", event.slug)
+    try:
+        reg = services.registration_set_division(
+            registration=reg, division=form.cleaned_data["division"], by=request.user
+        )
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{reg.player.name} is now {reg.division.get_code_display()}.")
+    return redirect("staff:players", event.slug)
 
 
 @require_POST
@@ -262,6 +319,14 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
             error, status = str(e), 409
         except MatchslipError as e:
             error, status = str(e), 422
+    return slip_response(request, event, match, error, status)
+
+
+def slip_response(
+    request: HttpRequest, event: Event, match: Match, error: str, status: int
+) -> HttpResponse:
+    """The answer to a posted slip (result buttons or game score): HTMX gets the row and
+    the progress out of band; without JS, a redirect to the round (errors as messages)."""
     if not request.htmx:
         if error:
             messages.error(request, f"Table {match.table}: {error}")

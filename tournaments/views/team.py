@@ -3,6 +3,8 @@ settings (organisers only), and a player's private link for the scorekeeping des
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -11,13 +13,53 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
 from ..errors import MatchslipError
-from ..forms import EventSettingsForm, StaffInviteForm
+from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
 from ..models import Event, EventStaff, Registration
 from ..permissions import event_staff_required
 from ..qr import qr_svg
+from ..round_tables import TABLE_FOR_RULESET, Recommendation, get_table, recommend
+from ..rulesets import get_ruleset
+from .common import int_param
 
 
-def _team_page(request: HttpRequest, event: Event, invite: StaffInviteForm | None = None):
+def _options_form(event: Event, data: Any = None) -> EventOptionsForm | None:
+    """The ruleset's options with the event's values (defaults when unset)."""
+    ruleset = get_ruleset(event.ruleset)
+    if not ruleset.options:
+        return None
+    initial = {**ruleset.option_defaults(), **event.options}
+    return EventOptionsForm(data, ruleset=ruleset, initial={k: str(v) for k, v in initial.items()})
+
+
+def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """P-RT-5 (and the other round tables): what the event's table recommends for
+    ``?players=N`` (default: the registered players) and, for MTG, players with 1/2/3
+    awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players."""
+    table_id = TABLE_FOR_RULESET.get(event.ruleset, "pokemon-tcg")
+    if table_id == "mtg" and (event.options or {}).get("playoff_seating") == "draft":
+        table_id = "mtg-draft-playoff"  # P-RT-5: 9–16 → 4 rounds, top 8 with a draft
+    table = get_table(table_id)
+    players = int_param(request, "players") or event.registrations.count()
+    byes = {k: int_param(request, f"byes{k}") or 0 for k in (1, 2, 3)}
+    context: dict[str, Any] = {"table": table, "players": players, "byes": byes}
+    context["takes_byes"] = table.counting == "awarded-byes"
+    try:
+        found: Recommendation = recommend(
+            table, players, awarded_byes=byes if context["takes_byes"] else None
+        )
+    except ValueError as e:
+        context["problem"] = str(e)
+    else:
+        context["recommendation"] = found
+    return context
+
+
+def _team_page(
+    request: HttpRequest,
+    event: Event,
+    invite: StaffInviteForm | None = None,
+    options: EventOptionsForm | None = None,
+):
     context = {
         "event": event,
         "staff": EventStaff.objects.filter(event=event)
@@ -25,6 +67,9 @@ def _team_page(request: HttpRequest, event: Event, invite: StaffInviteForm | Non
         .order_by("role", "user__username"),
         "invite_form": invite or StaffInviteForm(),
         "settings_form": EventSettingsForm(initial={"self_report": event.self_report}),
+        "options_form": options or _options_form(event),
+        "ruleset": get_ruleset(event.ruleset),
+        "structure": structure_recommendation(request, event),
     }
     return render(request, "tournaments/staff/team.html", context)
 
@@ -77,6 +122,26 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         messages.error(request, "Choose one of the settings.")
     return redirect("staff:team", event.slug)
+
+
+@require_POST
+@event_staff_required("manage")
+def event_options(request: HttpRequest, event: Event) -> HttpResponse:
+    """Save the ruleset's options (``mtg``: MWP floor R-7, playoffs in tiebreakers R-8,
+    melee.gg ranking), validated by the service; a refusal names the option and value."""
+    form = _options_form(event, request.POST)
+    if form is None:
+        messages.error(request, "This ruleset has no options.")
+        return redirect("staff:team", event.slug)
+    if form.is_valid():
+        try:
+            services.event_settings_update(event=event, by=request.user, options=form.cleaned_data)
+        except MatchslipError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, "Ruleset options saved.")
+            return redirect("staff:team", event.slug)
+    return _team_page(request, event, options=form)
 
 
 @require_GET

@@ -1,0 +1,93 @@
+"""Flights: splitting a large division into random groups for the Swiss (P-FL-1 … P-FL-5).
+
+The organiser flights a division before round 1 (dashboard → Flights). Each flight is
+then its own pairing group, ``<pod>#flight-<n>`` (``tournaments.pods.flight_pod``);
+the division plays one Swiss round fewer per doubling of flights (P-FL-2), the top cut
+takes the same number from every flight and merges them (P-FL-5, ``standings.
+flight_standings``), and a late player joins the flight that started smaller (P-FL-4,
+``tournaments.services.registrations``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.errors import InvalidInput
+from tournaments.models import Division, Registration, Structure
+from tournaments.services import audit_log
+
+from .engine.flights import (
+    FlightPlan,
+    FlightsRefused,
+    assign_flights,
+    check_flights,
+    flight_options,
+    flight_rounds,
+    per_flight_cut,
+)
+
+
+def _active(division: Division) -> list[Registration]:
+    return list(division.registrations.filter(disqualified=False, dropped_after_round__isnull=True))
+
+
+def _refusals(division: Division, flights: int) -> None:
+    """Raise InvalidInput with every reason flights are refused here (P-FL-1)."""
+    event = division.event
+    separated = "+" not in division.pod and event.age_style != "age-modified"
+    try:
+        check_flights(
+            len(_active(division)),
+            flights,
+            swiss_plus_top_cut=event.structure == Structure.SWISS_TOP_CUT,
+            age_separated=separated,
+        )
+        per_flight_cut(division.cut, flights)
+    except FlightsRefused as e:
+        raise InvalidInput(" ".join(e.reasons)) from None
+
+
+def division_flight_options(division: Division) -> tuple[FlightPlan, ...]:
+    """The allowed ways to flight ``division`` now (P-FL-1, P-FL-2, P-FL-5)."""
+    if division.event.structure != Structure.SWISS_TOP_CUT or "+" in division.pod:
+        return ()
+    return flight_options(len(_active(division)), division.cut, base_rounds=division.rounds)
+
+
+@transaction.atomic
+def flights_assign(
+    *, division: Division, flights: int, by: Any, seed: int | None = None
+) -> Division:
+    """Split ``division`` into ``flights`` random flights (P-FL-1 … P-FL-3, I-1) before
+    round 1, and set its Swiss rounds to one fewer per doubling (P-FL-2). The seed is in
+    the audit trail. Raises InvalidInput naming every broken rule, or once a round of
+    the event exists."""
+    division = Division.objects.select_for_update().select_related("event").get(pk=division.pk)
+    if division.event.rounds.exists():
+        raise InvalidInput("Flights are set before round 1 is paired.")
+    if division.flights:
+        raise InvalidInput(f"{division.get_code_display()} is already in flights.")
+    _refusals(division, flights)
+    seed = secrets.randbits(48) if seed is None else seed
+    regs = {str(r.pk): r for r in _active(division)}
+    groups = assign_flights(list(regs), flights, rng=random.Random(seed))
+    for number, group in enumerate(groups, start=1):
+        Registration.objects.filter(pk__in=[int(i) for i in group]).update(flight=number)
+    old_rounds = division.rounds
+    division.flights = flights
+    division.swiss_rounds = flight_rounds(old_rounds, flights)
+    division.save(update_fields=["flights", "swiss_rounds"])
+    audit_log(
+        event=division.event,
+        by=by,
+        action="division.flights",
+        obj=division,
+        old={"flights": 0, "swiss_rounds": old_rounds},
+        new={"flights": flights, "swiss_rounds": division.swiss_rounds, "seed": seed,
+             "sizes": [len(g) for g in groups]},
+    )  # fmt: skip
+    return division

@@ -1,0 +1,257 @@
+"""Pairing services of multiplayer pod events (MP-POD-1…2, MP-PAIR-1, MP-SEAT-1,
+MP-SE-1…2, I-3).
+
+``pairings.services.round_pair`` and ``pairings.pods.next_step`` hand pod events to
+:func:`pod_round_pair` and :func:`pod_next_step`. Pods are stored as Match rows with
+3–5 MatchSeats in seat order (seat 1 takes the first turn); a top seed's bye in a pod
+top cut is a one-seat bye match without a table.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.models import (
+    Division,
+    Event,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+)
+from tournaments.multiplayer import pod_size
+from tournaments.services import audit_log, round_create
+from tournaments.services.rounds import Table
+
+from . import pods
+from .engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
+from .engine.pods import Pod, PodPlayer, pair_pods
+
+BYE_WHY = "top seed: bye to the next round (MP-SE-1)"
+
+
+def _history(event: Event, pod: str) -> tuple[dict[int, set[int]], dict[int, int]]:
+    """Previous opponents (MP-PAIR-1) and smaller pods sat in (MP-POD-2), Swiss only."""
+    standard = pod_size(event)
+    seats = MatchSeat.objects.filter(
+        round__event=event, round__pod=pod, round__phase=Phase.SWISS
+    ).values_list("match_id", "registration_id")
+    tables: dict[int, list[int]] = defaultdict(list)
+    for match_id, reg_id in seats:
+        tables[match_id].append(reg_id)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    small: dict[int, int] = defaultdict(int)
+    for ids in tables.values():
+        for reg_id in ids:
+            opponents[reg_id].update(i for i in ids if i != reg_id)
+            if 1 < len(ids) < standard:
+                small[reg_id] += 1
+    return opponents, small
+
+
+def pod_players(event: Event, pod: str) -> list[PodPlayer]:
+    """The active players of ``pod`` as PodPlayers: match points and rank from the
+    multiplayer standings (MP-TB order), previous opponents, smaller pods sat in."""
+    from standings.services import pod_standings
+
+    standings = pod_standings(event, pod)
+    regs = standings.registrations
+    opponents, small = _history(event, pod)
+    players = []
+    for rank, line in enumerate(standings.rows, start=1):
+        reg = regs[line.player]
+        if reg.dropped or reg.disqualified:
+            continue
+        players.append(
+            PodPlayer(
+                id=line.player,
+                match_points=line.match_points,
+                rank=rank if standings.rounds else 0,  # round 1: at random from the seed
+                opponents=frozenset(str(o) for o in opponents[reg.pk]),
+                small_pods=small[reg.pk],
+            )
+        )
+    return players
+
+
+def _why(p: Pod, names: dict[str, str]) -> str:
+    """The pod's explanation plus who was paired up or down (MP-PAIR-1)."""
+    parts = [p.why]
+    if p.paired_up:
+        parts.append("paired up: " + ", ".join(sorted(names[i] for i in p.paired_up)))
+    if p.paired_down:
+        parts.append("paired down: " + ", ".join(sorted(names[i] for i in p.paired_down)))
+    return "; ".join(parts)
+
+
+def _tables(built: Sequence[Pod], regs: dict[str, Registration]) -> list[Table]:
+    names = {k: r.player.name for k, r in regs.items()}
+    return [(p.table, [regs[i] for i in p.players], _why(p, names)) for p in built]
+
+
+def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Round:
+    """MP-POD-1, MP-POD-2, MP-PAIR-1, MP-SEAT-1: one Swiss round of pods, no byes."""
+    players = pod_players(event, pod)
+    result = pair_pods(players, rng=random.Random(seed), standard=pod_size(event))
+    regs = {
+        str(r.pk): r
+        for r in Registration.objects.filter(event=event, division__pod=pod).select_related(
+            "player"
+        )
+    }
+    flags = {
+        i: (bool(p.paired_up or p.paired_down), p.repeats > 0) for i, p in enumerate(result.pods)
+    }
+    rnd = round_create(
+        event=event,
+        pod=pod,
+        number=number,
+        phase=Phase.SWISS,
+        tables=_tables(result.pods, regs),
+        by=by,
+        seed=seed,
+        flags=flags,
+    )
+    if result.notes:
+        audit_log(event=event, by=by, action="round.notes", obj=rnd, new=list(result.notes))
+    return rnd
+
+
+def swiss_seeds(event: Event, division: Division) -> list[str]:
+    """Registration ids of the division's active players in Swiss order (seed 1 first)."""
+    from standings.services import division_swiss_order
+
+    order = division_swiss_order(event, division)
+    return [str(r.pk) for r in order if not r.dropped and not r.disqualified]
+
+
+def _seed_of(event: Event, division: Division) -> dict[str, int]:
+    """Swiss seed (1 = best) of every player of the division, dropped ones included."""
+    from standings.services import division_swiss_order
+
+    return {str(r.pk): k for k, r in enumerate(division_swiss_order(event, division), start=1)}
+
+
+def _cut_tables(rounds_pods: Sequence[Pod], byes: Sequence[str], regs: Any) -> list[Table]:
+    tables: list[Table] = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in rounds_pods]
+    return tables + [(None, [regs[int(i)]], BYE_WHY) for i in byes]
+
+
+def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
+    """MP-SE-1, I-3, MP-SEAT-1: the top ``cut`` active players by Swiss standing; top
+    seeds get byes, the others are snaked into pods of 4 seated by seed."""
+    cut = division.cut
+    if cut not in POD_CUTS:
+        raise PairingImpossible(f"A multiplayer top cut has {POD_CUTS} players, not {cut}.")
+    seeds = swiss_seeds(event, division)
+    if len(seeds) < cut:
+        raise PairingImpossible(f"A top {cut} needs {cut} active players; there are {len(seeds)}.")
+    first = pod_cut_first_round(seeds[:cut])
+    regs = Registration.objects.in_bulk([int(i) for i in seeds[:cut]])
+    return round_create(
+        event=event,
+        pod=pods.cut_pod(division),
+        number=number,
+        phase=Phase.TOP_CUT,
+        tables=_cut_tables(first.pods, first.byes, regs),
+        by=by,
+    )
+
+
+def advancing(last: Round, seed_of: dict[str, int]) -> list[str]:
+    """Who goes on from a top-cut round: byes, winners, and for a drawn pod the best
+    Swiss seed among the players who did not concede (MP-SE-2, MP-PTS-1)."""
+    out = []
+    for m in last.matches.prefetch_related("seats"):
+        seats = sorted(m.seats.all(), key=lambda s: s.seat)
+        ids = tuple(str(s.registration_id) for s in seats)
+        if m.outcome == Outcome.BYE:
+            out.append(ids[0])
+        elif m.outcome == Outcome.WIN:
+            out.append(str(m.winner_id))
+        elif m.outcome == Outcome.DRAW:
+            conceded = frozenset(str(s.registration_id) for s in seats if s.conceded)
+            out.append(pod_winner(Pod(m.table or 0, ids), None, seed_of, excluded=conceded))
+        else:
+            raise ResultsMissing(f"Table {m.table} of round {last.number} has no result yet.")
+    return out
+
+
+def _pair_cut_next(event: Event, pod: str, last: Round, by: Any) -> Round:
+    """The next top-cut round: the players still in snaked by Swiss seed (I-3)."""
+    division = Division.objects.get(event=event, code=pod.removesuffix(pods.CUT_SUFFIX))
+    seed_of = _seed_of(event, division)
+    nxt = pod_cut_next_round(advancing(last, seed_of), seed_of)
+    regs = Registration.objects.in_bulk([int(i) for p in nxt.pods for i in p.players])
+    return round_create(
+        event=event,
+        pod=pod,
+        number=last.number + 1,
+        phase=last.phase,
+        tables=_cut_tables(nxt.pods, (), regs),
+        by=by,
+    )
+
+
+def pod_next_step(event: Event, pod: str) -> pods.Step:
+    """What a pod event's pairing group needs next (pure read): Swiss rounds up to the
+    announced count, the top cut of each division with one, then cut rounds until the
+    final pod (a round of one pod and no byes) is played."""
+    rounds = list(event.rounds.filter(pod=pod).order_by("number"))
+    last = rounds[-1] if rounds else None
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        return pods.Step(pods.StepKind.WAIT, last.number, pods._wait_message(last), last)
+    number = (last.number if last else 0) + 1
+    if pod.endswith(pods.CUT_SUFFIX):
+        if last is not None and last.matches.count() > 1:
+            return pods.Step(
+                pods.StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last
+            )
+        return pods.Step(pods.StepKind.DONE, number, f"{pods.pod_label(pod)} is finished.", last)
+    divisions = list(event.divisions.filter(pod=pod).order_by("code"))
+    total = max((d.rounds for d in divisions), default=0)
+    if len(rounds) < total:
+        return pods.Step(
+            pods.StepKind.SWISS, number, f"Pair Swiss round {number} of {total}.", last
+        )
+    started = set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
+    waiting = [d for d in divisions if d.cut and pods.cut_pod(d) not in started]
+    if waiting:
+        names = ", ".join(f"top {d.cut}" for d in waiting)
+        return pods.Step(
+            pods.StepKind.TOP_CUT, number, f"Swiss is over: cut to {names}.", last, waiting
+        )
+    return pods.Step(pods.StepKind.DONE, number, "Swiss is over; no more rounds to pair.", last)
+
+
+@transaction.atomic
+def pod_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
+    """Pair the next round of a pod event and return it, still unpublished.
+
+    Swiss pods while Swiss rounds remain (MP-POD-1…2, MP-PAIR-1, MP-SEAT-1, the seed
+    stored, I-1); then the division's pod top cut (MP-SE-1, I-3); then the next cut round
+    from the winners (MP-SE-2 decides drawn pods). Raises ResultsMissing (R-6),
+    RoundStateError, PairingImpossible.
+    """
+    from .services import _check_previous_complete
+
+    Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
+    step = pod_next_step(event, pod)
+    _check_previous_complete(step.last)
+    if step.kind == pods.StepKind.SWISS:
+        seed = secrets.randbits(48) if seed is None else seed
+        return [_pair_swiss(event, pod, step.number, seed, by)]
+    if step.kind == pods.StepKind.TOP_CUT:
+        return [_pair_cut(event, d, step.number, by) for d in step.divisions]
+    if step.kind == pods.StepKind.ELIMINATION and step.last is not None:
+        return [_pair_cut_next(event, pod, step.last, by)]
+    raise PairingImpossible(step.message)

@@ -1,0 +1,115 @@
+"""Standalone single elimination (event structure ``single-elimination``, P-SE-1 … P-SE-6).
+
+Round 1 seeds the active players of the pod at random from a stored seed (P-SE-1, I-1)
+and gives the top seeds the byes (P-SE-2); every seed is written in the pairing's
+``why`` (``"seed 1 vs seed 8"``, ``"bye: seed 3"``), so the seeding is kept with the
+round and read back by :func:`se_seeds`. Later rounds pair the winners of consecutive
+slots; after the semi-finals the announced 3rd/4th playoff is paired too (P-SE-6).
+Round 1's matches are created in slot order (byes included), so the database order of
+a round is its slot order. Late players (P-SE-4) and drops (P-SE-3) are handled in
+``tournaments.services.registrations``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from typing import Any
+
+from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.models import Event, Match, Phase, Registration, Round, RoundStatus
+from tournaments.services import round_create
+from tournaments.services.registrations import match_forfeit
+
+from .adapters import pod_registrations
+from .engine import elimination
+from .engine.elimination import THIRD_PLACE_WHY
+from .engine.types import Pairing
+
+_SEEDS = re.compile(r"seed (\d+)")
+
+
+def _rounds(event: Event, pod: str) -> list[Round]:
+    return list(event.rounds.filter(pod=pod, phase=Phase.SINGLE_ELIMINATION).order_by("number"))
+
+
+def se_seeds(event: Event, pod: str) -> dict[int, int]:
+    """``{registration id: seed}`` of a standalone bracket, read from round 1's ``why``."""
+    rounds = _rounds(event, pod)
+    if not rounds:
+        return {}
+    seeds: dict[int, int] = {}
+    for m in rounds[0].matches.order_by("pk").prefetch_related("seats"):
+        numbers = [int(n) for n in _SEEDS.findall(m.why)]
+        for seat, number in zip(m.seats.all(), numbers, strict=False):
+            seeds[seat.registration_id] = number
+    return seeds
+
+
+def _slots(rnd: Round) -> list[Match]:
+    """The slots of a round in bracket order (the 3rd/4th playoff is not one)."""
+    matches = rnd.matches.order_by("pk").prefetch_related("seats")
+    return [m for m in matches if not m.why.startswith(THIRD_PLACE_WHY)]
+
+
+def _first_round(event: Event, pod: str, seed: int, by: Any) -> Round:
+    regs = [r for r in pod_registrations(event, pod) if not r.dropped and not r.disqualified]
+    order = elimination.random_seeding([str(r.pk) for r in regs], rng=random.Random(seed))
+    pairings = elimination.single_elimination_first_round(order)
+    return _create(event, pod, 1, pairings, by, seed)
+
+
+def _create(event: Event, pod: str, number: int, pairings: Any, by: Any, seed: int = 0) -> Round:
+    regs = Registration.objects.in_bulk([int(p) for pr in pairings for p in pr.players])
+    tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in pairings]
+    return round_create(
+        event=event,
+        pod=pod,
+        number=number,
+        phase=Phase.SINGLE_ELIMINATION,
+        tables=tables,
+        by=by,
+        seed=seed,
+    )
+
+
+def _next_round(event: Event, pod: str, last: Round, by: Any) -> Round:
+    slots = _slots(last)
+    if any(m.winner_id is None and len(m.seats.all()) > 1 for m in slots):
+        raise ResultsMissing("Every single-elimination match needs a winner (P-SE).")
+    if len(slots) == 1:
+        raise PairingImpossible("The final is played: the bracket is finished.")
+    seed_of = {str(k): v for k, v in se_seeds(event, pod).items()}
+    advancing = [str(m.winner_id or m.seats.all()[0].registration_id) for m in slots]
+    pairings = list(elimination.next_elimination_round(advancing, seed_of))
+    if len(slots) == 2 and event.third_place_playoff:  # P-SE-6
+        semis = [
+            Pairing(table=m.table, players=tuple(str(s.registration_id) for s in m.seats.all()))
+            for m in slots
+        ]
+        winners = {m.table: str(m.winner_id) for m in slots if m.table is not None}
+        pairings.append(elimination.third_place_playoff(semis, winners, seed_of))
+    rnd = _create(event, pod, last.number + 1, pairings, by)
+    for reg in rnd_players(rnd):  # P-SE-3: a player who left loses their next match too
+        if reg.dropped or reg.disqualified:
+            match_forfeit(registration=reg, by=by)
+    return rnd
+
+
+def rnd_players(rnd: Round) -> list[Registration]:
+    return list(Registration.objects.filter(seats__round=rnd).select_related("player"))
+
+
+def se_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
+    """Pair the next round of a standalone single-elimination pod (P-SE-1, P-SE-2,
+    P-SE-6). Called by ``services.round_pair`` inside its transaction and lock; raises
+    ResultsMissing, PairingImpossible."""
+    rounds = _rounds(event, pod)
+    if not rounds:
+        seed = secrets.randbits(48) if seed is None else seed
+        return [_first_round(event, pod, seed, by)]
+    last = rounds[-1]
+    if last.status != RoundStatus.COMPLETE:
+        raise ResultsMissing(f"Round {last.number} is not complete yet.")
+    return [_next_round(event, pod, last, by)]

@@ -1,0 +1,88 @@
+"""Swiss standings of a two-day event after Day 2 (P-D2-2, R-3).
+
+Day 2 players are ordered by total match points (Day 1 carried + Day 2), then tardiness,
+then OWP and OOWP computed over the Day 2 rounds only (``pairings.engine.day2``); the
+players who did not make Day 2 follow in their Day 1 order, which never changes (as
+P-TC-2 for a top cut). A Day 2 player's line shows the record of both days and the Day 2
+tiebreakers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from pairings.day2_services import day2_qualified
+from pairings.engine.day2 import day2_matches, day2_order
+from tournaments.models import Event, Phase, RoundStatus
+
+from . import adapters
+from .rulesets import Context, Line, strategy_for
+
+if TYPE_CHECKING:
+    from .services import PodStandings
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A Day-2-only standings line as ``day2_order`` reads it."""
+
+    player: str
+    match_points: int
+    dropped: bool
+    late: bool
+    owp: Fraction
+    oowp: Fraction
+
+
+def _add_records(a: str, b: str) -> str:
+    return "-".join(str(int(x) + int(y)) for x, y in zip(a.split("-"), b.split("-"), strict=True))
+
+
+def _day2_lines(
+    event: Event, ps: PodStandings, qualified: list[str], done: list[Any]
+) -> list[Line]:
+    """The Day-2-only standings of the Day 2 players (rounds renumbered from 1, P-D2-2)."""
+    matches = [
+        m
+        for m in adapters.match_records(event, ps.pod, phases=(Phase.SWISS_DAY2,))
+        if m.round <= done[-1].number
+    ]
+    ctx = Context(rounds=len(done), seed=done[-1].seed, options=event.options)
+    entrants = adapters.entrants([ps.registrations[p] for p in qualified])
+    return strategy_for(event.ruleset)(entrants, day2_matches(matches, ps.rounds), ctx)
+
+
+def _row(line: Line, ps: PodStandings) -> _Row:
+    reg = ps.registrations[line.player]
+    owp, oowp = line.tiebreakers.get("owp", 0), line.tiebreakers.get("oowp", 0)
+    return _Row(
+        line.player, line.match_points, reg.dropped, reg.late, Fraction(owp), Fraction(oowp)
+    )
+
+
+def with_day2(event: Event, ps: PodStandings) -> PodStandings:
+    """``ps`` (Day 1 standings) re-ordered after the complete Day 2 rounds, if any."""
+    from .services import PodStandings
+
+    done = event.rounds.filter(pod=ps.pod, phase=Phase.SWISS_DAY2, status=RoundStatus.COMPLETE)
+    day2_done = list(done.order_by("number"))
+    if not day2_done:
+        return ps
+    qualified = day2_qualified(event, ps.pod)
+    lines = _day2_lines(event, ps, qualified, day2_done)
+    day1 = {row.player: row for row in ps.rows}
+    carried = {p: day1[p].match_points for p in qualified}
+    by_id = {line.player: line for line in lines}
+    merged = [
+        Line(
+            p,
+            carried[p] + by_id[p].match_points,
+            _add_records(day1[p].record, by_id[p].record),
+            by_id[p].tiebreakers,
+        )
+        for p in day2_order([_row(line, ps) for line in lines], carried)
+    ]
+    rest = [row for row in ps.rows if row.player not in carried]
+    return PodStandings(ps.pod, ps.rounds + len(day2_done), (*merged, *rest), ps.registrations)

@@ -1,0 +1,68 @@
+"""Standings of a flighted division: the flights merged into one list (P-FL-5).
+
+Each flight is its own Swiss pod (``masters#flight-1``…). The division's list starts
+with the top cut taken equally from every flight and merged by Swiss standing and
+tiebreakers (``pairings.engine.flights.merged_cut``, its seed the last round's); the other
+players follow by match points, tardiness, OWP, OOWP, then their place in their own
+flight. Places are per division as always (R-5).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pairings.engine.flights import FlightsRefused, merged_cut
+from tournaments.models import Division, Event
+from tournaments.pods import flight_pod
+
+from .day2_standings import _Row
+
+if TYPE_CHECKING:
+    from .services import PodStandings
+
+
+def _rows(ps: PodStandings) -> list[_Row]:
+    regs = ps.registrations
+    return [
+        _Row(
+            line.player,
+            line.match_points,
+            regs[line.player].dropped or regs[line.player].disqualified,
+            regs[line.player].late,
+            Fraction(line.tiebreakers.get("owp", 0)),
+            Fraction(line.tiebreakers.get("oowp", 0)),
+        )
+        for line in ps.rows
+    ]
+
+
+def merged_standings(event: Event, division: Division) -> PodStandings:
+    """One PodStandings for the flighted ``division`` (P-FL-5, see the module notes)."""
+    from .services import PodStandings, pod_standings
+
+    flights = [
+        pod_standings(event, flight_pod(division.pod, n)) for n in range(1, division.flights + 1)
+    ]
+    rows = [_rows(ps) for ps in flights]
+    cut: tuple[str, ...] = ()
+    if division.cut and all(ps.rounds >= division.rounds for ps in flights):
+        seed = event.rounds.filter(pod__startswith=division.pod).order_by("-number").first()
+        try:
+            cut = merged_cut(rows, division.cut, rng=random.Random(seed.seed if seed else 0))
+        except FlightsRefused:
+            cut = ()
+    rest = sorted(
+        (
+            (-r.match_points, r.late, -r.owp, -r.oowp, place, number, r.player)
+            for number, flight in enumerate(rows)
+            for place, r in enumerate(flight)
+            if r.player not in cut
+        )
+    )
+    lines = {line.player: line for ps in flights for line in ps.rows}
+    order = [*cut, *(key[-1] for key in rest)]
+    regs = {k: v for ps in flights for k, v in ps.registrations.items()}
+    rounds = min(ps.rounds for ps in flights)
+    return PodStandings(division.pod, rounds, tuple(lines[p] for p in order), regs)

@@ -1,0 +1,86 @@
+"""Standings of multiplayer pod events: the ``mtg-multiplayer`` strategy (MP-PTS-1,
+MP-PTS-2, MP-TB-1…3) and the final order after a pod top cut (MP-SE-1, MP-SE-2).
+
+The database's matches arrive as ``MatchRecord`` values (``conceded`` holds the seats
+that conceded or took a match-loss penalty); they become the engine's ``PodResult``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .engine.multiplayer import PodResult, multiplayer_standings
+from .engine.types import Entrant, MatchRecord, Outcome
+
+
+def pod_results(matches: Sequence[MatchRecord]) -> list[PodResult]:
+    """Reported pods as PodResults: a win, a draw shared by the players who did not
+    concede (MP-PTS-1), a bye. A double loss is a draw nobody shares; pending pods and
+    late-entry losses are left out."""
+    results = []
+    for m in matches:
+        if m.outcome == Outcome.BYE:
+            results.append(PodResult(round=m.round, players=m.players))
+        elif m.outcome == Outcome.WIN:
+            results.append(PodResult(round=m.round, players=m.players, winner=m.winner))
+        elif m.outcome in (Outcome.DRAW, Outcome.DOUBLE_LOSS):
+            out = frozenset(m.players) if m.outcome == Outcome.DOUBLE_LOSS else m.conceded
+            results.append(PodResult(round=m.round, players=m.players, draw_excluded=out))
+    return results
+
+
+def standard_size(options: Any) -> int:
+    """The event option ``pod_size`` (4 or 3, default 4)."""
+    size = int((options or {}).get("pod_size", 4))
+    return size if size in (3, 4) else 4
+
+
+def multiplayer_lines(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Any
+) -> list:
+    """``mtg-multiplayer``: 2n−1 points per win, 1 per shared draw (MP-PTS-1), ordered by
+    MWP, OAMP, OMWP (MP-TB-1…3); keys ``mwp``, ``oamp``, ``omwp`` (INTERFACES.md)."""
+    from .rulesets import Line
+
+    rows = multiplayer_standings(
+        entrants,
+        pod_results(matches),
+        rounds=ctx.rounds,
+        standard=standard_size(ctx.options),
+        seed=ctx.seed,
+    )
+    return [
+        Line(r.player, r.match_points, r.record, {"mwp": r.mwp, "oamp": r.oamp, "omwp": r.omwp})
+        for r in rows
+    ]
+
+
+def _advancer(m: MatchRecord, seed: dict[str, int]) -> str | None:
+    """Who goes on from a top-cut pod: the winner, or for a draw the best Swiss seed
+    among the players who did not concede (MP-SE-2); None while pending."""
+    if m.outcome in (Outcome.WIN, Outcome.BYE):
+        return m.winner or m.players[0]
+    if m.outcome == Outcome.DRAW:
+        eligible = [p for p in m.players if p not in m.conceded]
+        return min(eligible, key=lambda p: seed[p]) if eligible else None
+    return None
+
+
+def pod_cut_places(swiss_order: Sequence[str], cut_matches: Sequence[MatchRecord]) -> tuple:
+    """Final order after a pod top cut: players still in first, then by the round they
+    were eliminated in (later is better), ties by Swiss seed; the rest keep their Swiss
+    order (MP-SE-1, MP-SE-2, like P-TC-2/P-TC-3 for head-to-head cuts)."""
+    seed = {pid: k for k, pid in enumerate(swiss_order)}
+    alive = 1 << 30
+    out_in: dict[str, int] = {}
+    for m in sorted(cut_matches, key=lambda m: m.round):
+        if m.outcome == Outcome.PENDING:
+            continue
+        winner = _advancer(m, seed)
+        for pid in m.players:
+            if pid != winner:
+                out_in[pid] = m.round
+    cut = {pid for m in cut_matches for pid in m.players}
+    ranked = sorted(cut, key=lambda p: (-out_in.get(p, alive), seed[p]))
+    return tuple(ranked) + tuple(p for p in swiss_order if p not in cut)

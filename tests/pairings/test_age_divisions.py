@@ -1,0 +1,188 @@
+"""Age divisions in the app: season cut-offs, closing check-in, age-modified pairing,
+division winners and per-division cuts (P-AGE-1 … P-AGE-6, R-5, P-LATE-1)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairings.checkin_services import age_plan, checkin_close
+from pairings.services import round_pair
+from standings.services import standings_data
+from tests import factories
+from tournaments import services
+from tournaments.errors import InvalidInput
+from tournaments.models import AuditEvent, Outcome
+from tournaments.seasons import cutoffs
+from tournaments.selectors import standings_for_public
+
+pytestmark = pytest.mark.django_db
+
+AGES = {"junior": "junior", "senior": "senior", "masters": "masters"}
+BORN = {"junior": 2016, "senior": 2012, "masters": 1990}  # season ending 2026
+
+
+def age_event(by, counts, **kwargs):
+    kwargs.setdefault("season_year", 2026)
+    ev = factories.event(by=by, divisions=dict(AGES), **kwargs)
+    for code, n in counts.items():
+        for i in range(n):
+            services.registration_add(
+                event=ev,
+                name=f"{code} {i:02d}",
+                birth_year=BORN[code],
+                division=ev.divisions.get(code=code),
+                by=by,
+            )
+    return ev
+
+
+def play(rnd, by):
+    services.round_publish(round=rnd, by=by)
+    services.round_start(round=rnd, by=by)
+    for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
+        seats = list(m.seats.all())
+        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[0].registration, by=by)
+
+
+@pytest.mark.parametrize(
+    ("season", "junior", "senior", "masters"),
+    [(2019, 2008, (2004, 2007), 2003), (2010, 1999, (1995, 1998), 1994)],
+)
+def test_P_AGE_1_cutoffs_of_the_worked_seasons(season, junior, senior, masters):
+    c = cutoffs(season)
+    assert (c.junior_from, c.senior, c.masters_until) == (junior, senior, masters)
+
+
+def test_P_AGE_1_organiser_season_places_players_by_birth_year(organiser):
+    ev = factories.event(by=organiser, divisions=dict(AGES), season_year=2019)
+    regs = services.registrations_add_csv(
+        event=ev, text="A,,2008\nB,,2007\nC,,2004\nD,,2003", by=organiser
+    )
+    assert [r.division.code for r in regs] == ["junior", "senior", "senior", "masters"]
+
+
+def test_P_AGE_1_division_override_before_round_1_only(organiser):
+    ev = age_event(organiser, {"junior": 4, "senior": 4})
+    reg = ev.registrations.filter(division__code="junior").first()
+    senior = ev.divisions.get(code="senior")
+    services.registration_set_division(registration=reg, division=senior, by=organiser)
+    reg.refresh_from_db()
+    assert reg.division == senior
+    assert AuditEvent.objects.filter(action="registration.division").exists()
+    checkin_close(event=ev, by=organiser)
+    round_pair(event=ev, pod="junior+senior", by=organiser, seed=1)
+    with pytest.raises(InvalidInput, match="fixed once round 1"):
+        services.registration_set_division(
+            registration=reg, division=ev.divisions.get(code="junior"), by=organiser
+        )
+
+
+def test_P_AGE_2_six_in_every_division_is_age_separated(organiser):
+    ev = age_event(organiser, {"junior": 6, "senior": 6, "masters": 9})
+    plan = checkin_close(event=ev, by=organiser)
+    assert plan.mode.style == "age-separated" and "P-AGE-2" in plan.mode.reason
+    assert dict(ev.divisions.values_list("code", "pod")) == AGES
+    ev.refresh_from_db()
+    assert ev.age_style == "age-separated"
+
+
+def test_P_AGE_4_round_count_from_the_largest_division(organiser):
+    """5 Juniors, 11 Seniors, 16 Masters → 4 rounds (the 2009 table), not 5 for 32."""
+    ev = age_event(organiser, {"junior": 5, "senior": 11, "masters": 16}, ruleset="pokemon-2009")
+    plan = checkin_close(event=ev, by=organiser)
+    assert plan.mode.age_modified and "P-AGE-3" in plan.mode.reason
+    assert [(p.pod, p.rounds) for p in plan.pods] == [("junior+senior", 4), ("masters", 4)]
+    assert {d.code: d.rounds for d in ev.divisions.all()} == dict.fromkeys(AGES, 4)
+    ev.refresh_from_db()
+    assert ev.swiss_rounds == 4
+
+
+def test_P_AGE_5_cuts_per_division_with_the_same_share(organiser):
+    """The ``division_cuts`` example: Masters top 4 (25 %) → Seniors top 2, Juniors none."""
+    ev = age_event(organiser, {"junior": 5, "senior": 11, "masters": 16})
+    checkin_close(event=ev, by=organiser, top_cut=4)
+    assert {d.code: d.cut for d in ev.divisions.all()} == {
+        "junior": 0,
+        "senior": 2,
+        "masters": 4,
+    }
+
+
+def test_P_AGE_3_masters_join_the_shared_pod_when_small(organiser):
+    ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 4})
+    plan = age_plan(ev)
+    assert [p.pod for p in plan.pods] == ["junior+senior+masters"]
+
+
+def test_P_AGE_3_age_modified_pod_pairs_division_over_record(organiser):
+    """3 Juniors and 7 Seniors share a pod: only one table crosses divisions (R-5)."""
+    ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 12})
+    checkin_close(event=ev, by=organiser)
+    (rnd,) = round_pair(event=ev, pod="junior+senior", by=organiser, seed=7)
+    crossing = [
+        m
+        for m in rnd.matches.prefetch_related("seats__registration__division")
+        if len({s.registration.division.code for s in m.seats.all()}) > 1
+    ]
+    assert len(crossing) == 1 and crossing[0].why.startswith("other division")
+
+
+def test_P_AGE_3_each_division_has_its_winner_in_final_standings(organiser):
+    ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 12})
+    checkin_close(event=ev, by=organiser, swiss_rounds=2, top_cut=0)
+    for n in (1, 2):
+        for pod in ("junior+senior", "masters"):
+            (rnd,) = round_pair(event=ev, pod=pod, by=organiser, seed=n)
+            play(rnd, organiser)
+    data = standings_data(ev)
+    assert data["final"]
+    winners = [
+        (label, line.name)
+        for label, lines in standings_for_public(data)
+        for line in lines
+        if line.winner
+    ]
+    assert [label for label, _ in winners] == ["Junior", "Masters", "Senior"]
+    assert all(name.lower().startswith(label.lower()) for label, name in winners)
+
+
+def test_P_LATE_1_championship_points_event_needs_override_after_round_2(organiser):
+    ev = factories.event_with_players(
+        4, by=organiser, awards_championship_points=True, swiss_rounds=4
+    )
+    for n in (1, 2, 3):
+        (rnd,) = round_pair(event=ev, pod="open", by=organiser, seed=n)
+        play(rnd, organiser)
+    assert services.late_losses(ev) == 3
+    with pytest.raises(InvalidInput, match="override"):
+        services.registration_add(event=ev, name="Late", by=organiser)
+    reg = services.registration_add(event=ev, name="Late", by=organiser, override_late_entry=True)
+    assert reg.late and reg.seats.count() == 3
+
+
+def test_P_LATE_1_players_page_tells_the_losses_before_adding(client, organiser):
+    ev = factories.event_with_players(4, by=organiser, swiss_rounds=3)
+    (rnd,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    play(rnd, organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("staff:players", args=[ev.slug])).content.decode()
+    assert "a loss for each of the 1 round already started" in page
+
+
+def test_P_AGE_2_P_AGE_3_dashboard_tells_the_mode_and_closes_checkin(client, organiser):
+    ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 12})
+    client.force_login(organiser)
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    assert "age-modified" in page and "Junior has only 1-5 players" in page
+    response = client.post(reverse("staff:checkin_close", args=[ev.slug]), {"top_cut": ""})
+    assert response.status_code == 302
+    ev.refresh_from_db()
+    assert ev.checkin_closed_at and ev.age_style == "age-modified"
+    assert ev.divisions.get(code="junior").pod == "junior+senior"
+
+
+def test_P_AGE_1_event_create_page_shows_the_cutoffs(client, organiser):
+    client.force_login(organiser)
+    page = client.post(reverse("staff:event_create"), {"season_year": "2019"}).content.decode()
+    assert "Junior born 2008 or later" in page

@@ -1,0 +1,37 @@
+"""Announcing a multiplayer pod event's structure: Swiss rounds and the pod top cut
+(P-RT-6, MP-SE-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from ..errors import InvalidInput
+from ..models import Event, Phase
+from ..multiplayer import POD_CUT_SIZES
+from .audit import audit_log
+
+
+@transaction.atomic
+def pod_cut_set(*, event: Event, cut: int, by: Any, swiss_rounds: int | None = None) -> Event:
+    """Announce a pod top cut of ``cut`` players (0, or 4, 7, 10, 13, 16, 40, 64:
+    MP-SE-1, P-RT-6) for every division, and optionally the Swiss rounds; the cut is
+    stored per division because the event's own field takes powers of two only.
+    Raises InvalidInput for another size, or once the top cut has started. Audited."""
+    if cut and cut not in POD_CUT_SIZES:
+        sizes = ", ".join(map(str, POD_CUT_SIZES))
+        raise InvalidInput(f"A multiplayer top cut has 0 or {sizes} players.")
+    if swiss_rounds is not None and not 1 <= swiss_rounds <= 20:
+        raise InvalidInput("Swiss rounds must be from 1 to 20.")
+    if event.rounds.filter(phase=Phase.TOP_CUT).exists():
+        raise InvalidInput("The top cut has started: its size is fixed.")
+    old = {"cut": {d.code: d.cut for d in event.divisions.all()}, "rounds": event.swiss_rounds}
+    event.divisions.update(top_cut_size=cut)
+    if swiss_rounds is not None:
+        event.swiss_rounds = swiss_rounds
+        event.save(update_fields=["swiss_rounds"])
+        event.divisions.update(swiss_rounds=None)
+    new = {"cut": cut, "rounds": event.swiss_rounds}
+    audit_log(event=event, by=by, action="event.structure", obj=event, old=old, new=new)
+    return event

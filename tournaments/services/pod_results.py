@@ -1,0 +1,186 @@
+"""Pod slips of multiplayer events: a winner, or a draw shared by the players still in it
+(MP-PTS-1, MP-SE-2).
+
+The same guarantees as ``slip_enter`` for head-to-head matches: the match row is locked
+(``select_for_update``), a form built on an older version with a different result is
+refused with the current one, a resent identical slip changes nothing, the P-POST-4
+window applies, every change writes an audit row, and the round completes (standings
+queued on commit) when its last pod is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..errors import InvalidInput, RecordLocked, ResultConflict, RoundStateError
+from ..models import Match, MatchSeat, Outcome, Registration, RoundStatus
+from .audit import audit_log
+from .results import correction_window_open, locked_message
+from .rounds import round_complete_if_reported, standings_refresh_on_commit
+
+
+def pod_result_text(outcome: str, winner_name: str | None, conceded: Iterable[str]) -> str:
+    """ "Ash wins", "draw", "draw (Brock conceded)" or "not reported"."""
+    if outcome == Outcome.WIN and winner_name:
+        return f"{winner_name} wins"
+    if outcome == Outcome.DRAW:
+        names = sorted(conceded)
+        return f"draw ({', '.join(names)} conceded)" if names else "draw"
+    return Outcome(outcome).label.lower()
+
+
+def _state(m: Match, seats: list[MatchSeat]) -> tuple[str, int | None, frozenset[int]]:
+    return m.outcome, m.winner_id, frozenset(s.registration_id for s in seats if s.conceded)
+
+
+def _text(m: Match, seats: list[MatchSeat]) -> str:
+    names = {s.registration_id: s.registration.player.name for s in seats}
+    conceded = [names[s.registration_id] for s in seats if s.conceded]
+    return pod_result_text(m.outcome, names.get(m.winner_id or 0), conceded)
+
+
+def _validate(seats: list[MatchSeat], winner: Registration | None, conceded: set[int]) -> None:
+    """MP-PTS-1: the winner plays in the pod and did not concede; conceded players are
+    players of the pod; a draw needs someone left to share it."""
+    seated = {s.registration_id for s in seats}
+    if not 3 <= len(seated) <= 5:
+        raise InvalidInput("Only a pod of 3 to 5 players takes a pod slip.")
+    if winner is not None and winner.pk not in seated:
+        raise InvalidInput("The winner must be one of the players of this pod.")
+    if not conceded <= seated:
+        raise InvalidInput("Only players of this pod can concede.")
+    if winner is not None and winner.pk in conceded:
+        raise InvalidInput("A player who conceded cannot win the pod.")
+    if winner is None and conceded == seated:
+        raise InvalidInput("Everyone conceded: nobody is left to share the draw.")
+
+
+def _record(m: Match, seats: list[MatchSeat], new: tuple, by: Any, reason: str) -> None:
+    """Store the new result and conceded seats with a new version; write the audit row."""
+    old_text, was = _text(m, seats), m.outcome
+    m.outcome, m.winner_id, conceded = new
+    m.version += 1
+    m.reported_at = timezone.now()
+    m.reported_by = by if getattr(by, "is_authenticated", False) else None
+    m.save(update_fields=["outcome", "winner", "version", "reported_at", "reported_by"])
+    for s in seats:
+        s.conceded = s.registration_id in conceded
+    MatchSeat.objects.bulk_update(seats, ["conceded"])
+    audit_log(
+        event=m.round.event,
+        by=by,
+        action="result.correct" if was != Outcome.PENDING else "result.enter",
+        obj=m,
+        round_number=m.round.number,
+        old={"result": old_text},
+        new={"result": _text(m, seats)},
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def pod_slip_enter(
+    *,
+    match: Match,
+    by: Any,
+    winner: Registration | None = None,
+    conceded: Iterable[int] = (),
+    version: int | None = None,
+    reason: str = "",
+) -> Match:
+    """Record (or correct) a pod's result and return the match (MP-PTS-1, MP-PTS-2).
+
+    winner: the pod's winner; None records a draw, shared by every player not in
+    ``conceded`` (registration ids of players who conceded or took a match-loss penalty).
+    In a top cut a drawn pod is won by the best Swiss seed still in it (MP-SE-2, applied
+    when the next round is paired). version: the version the form showed; stale and
+    different → ResultConflict naming the current result; stale and equal → no change.
+    Raises RoundStateError before the round started, RecordLocked outside the P-POST-4
+    window, InvalidInput for an impossible result.
+    """
+    m = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
+    seats = list(m.seats.select_related("registration__player").order_by("seat"))
+    out = set(conceded)
+    _validate(seats, winner, out)
+    new = (Outcome.WIN if winner else Outcome.DRAW, winner.pk if winner else None, frozenset(out))
+    if _state(m, seats) == new:
+        return m
+    if version is not None and version != m.version:
+        text = _text(m, seats)
+        raise ResultConflict(f"This pod was just recorded as {text}.", current=text)
+    rnd = m.round
+    if rnd.status not in (RoundStatus.STARTED, RoundStatus.COMPLETE):
+        raise RoundStateError(
+            f"Round {rnd.number} has not started; start it before entering slips."
+        )
+    if m.reported and not correction_window_open(rnd):
+        raise RecordLocked(locked_message(rnd))
+    _record(m, seats, new, by, reason)
+    round_complete_if_reported(rnd, by=by)
+    if rnd.status == RoundStatus.COMPLETE:
+        standings_refresh_on_commit(rnd.event_id)
+    return m
+
+
+INTENTIONAL_DRAW = "pod.intentional-draw"
+
+
+@transaction.atomic
+def pod_intentional_draw_note(*, match: Match, by: Any) -> Match:
+    """Note that players of a top-cut pod made an intentional draw: from then on the
+    round's 150-minute limit applies (MP-TIME-1; never in the final). Only an audit row
+    (the clock reads the first one); refused outside a started top-cut round."""
+    m = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
+    rnd = m.round
+    if rnd.status != RoundStatus.STARTED or rnd.phase not in ("top-cut", "single-elimination"):
+        raise RoundStateError("Intentional draws start a timer only in a running top-cut round.")
+    audit_log(event=rnd.event, by=by, action=INTENTIONAL_DRAW, obj=m, round_number=rnd.number)
+    return m
+
+
+@transaction.atomic
+def pod_result_correct(
+    *,
+    match: Match,
+    by: Any,
+    reason: str,
+    winner: Registration | None = None,
+    conceded: Iterable[int] = (),
+    version: int | None = None,
+) -> Match:
+    """A judge's correction of a recorded pod, with a reason, inside the P-POST-4 window:
+    through :func:`pod_slip_enter` (lock, version check, audit row with the reason), then
+    later Swiss pods seating a player whose winner/draw changed are marked (P-SW-9).
+    Raises InvalidInput (no reason, no result yet), RecordLocked, ResultConflict."""
+    from .corrections import mark_changed_brackets
+
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("A correction needs a reason: say what was wrong (P-POST-4).")
+    m = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
+    if not m.reported:
+        raise InvalidInput(f"Table {m.table} has no result yet: enter its slip first.")
+    if not correction_window_open(m.round):
+        raise RecordLocked(locked_message(m.round))
+    old = (m.outcome, m.winner_id)
+    m = pod_slip_enter(
+        match=m, winner=winner, conceded=conceded, version=version, reason=reason, by=by
+    )
+    mark_changed_brackets(match=m, old=old, by=by, reason=reason)
+    return m

@@ -1,0 +1,241 @@
+"""Exporting an event as a Pokémon TOM ``.tdf`` file (INTERFACES.md ``export_tdf``).
+
+The database gives players, divisions, rounds, matches and cuts; what an imported file
+held that the app does not model comes back from ``Event.source["tdf"]`` (see
+``formats.tdf_event.tdf_source``) and is written unchanged. Events created in the app get
+TOM's defaults (version 1.80, one-day TCG, Swiss rounds type 3 stage 6, elimination
+rounds type 1). The standings (``<standings>``) are the app's, passed in as the Standings
+JSON: ``tournaments`` does not import ``standings``, its caller computes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..formats.tdf_export import (
+    OUTCOME_CODE,
+    ExportCut,
+    ExportMatch,
+    ExportPlayer,
+    ExportPod,
+    ExportRound,
+    ExportStanding,
+    TdfDocument,
+    write_tdf,
+)
+from ..models import Event, Match, Outcome, Phase, Registration, Round
+from ..pods import cut_pod_name
+
+#: Divisions of a pod → TOM category (P-AGE-2, P-AGE-3); an open event is written as Masters.
+CATEGORY = {
+    ("junior",): 0,
+    ("senior",): 1,
+    ("masters",): 2,
+    ("open",): 2,
+    ("junior", "senior"): 8,
+    ("senior", "masters"): 9,
+    ("junior", "senior", "masters"): 10,
+}
+DIVISION_CATEGORY = {"junior": 0, "senior": 1, "masters": 2, "open": 2}
+_ORDER = ("junior", "senior", "masters", "open")
+STAMP = "%m/%d/%Y %H:%M:%S"
+
+
+def _stamp(value: Any) -> str:
+    return value.strftime(STAMP) if value else ""
+
+
+def _pairs(raw: Any) -> tuple[tuple[str, str], ...]:
+    return tuple((str(t), str(v)) for t, v in raw or ())
+
+
+def _name(reg: Registration, sp: dict[str, Any]) -> tuple[str, str]:
+    first, last = sp.get("firstname", ""), sp.get("lastname", "")
+    if sp and f"{first} {last}".strip() == reg.player.name:
+        return first, last
+    head, _, tail = reg.player.name.rpartition(" ")
+    return (head, tail) if head else (tail, "")
+
+
+def _birthdate(reg: Registration, sp: dict[str, Any]) -> str:
+    stored, year = sp.get("birthdate", ""), reg.player.birth_year
+    if stored.endswith(str(year)) or year is None:
+        return stored
+    return f"01/01/{year}"
+
+
+def _player(reg: Registration, sp: dict[str, Any]) -> ExportPlayer:
+    first, last = _name(reg, sp)
+    return ExportPlayer(
+        userid=reg.external_id,
+        firstname=first,
+        lastname=last,
+        birthdate=_birthdate(reg, sp),
+        starter=not reg.late,
+        dropped_round=reg.dropped_after_round,
+        dropped_raw=_pairs(sp.get("dropped_raw")) or ExportPlayer.dropped_raw,
+        raw=_pairs(sp.get("raw")),
+    )
+
+
+def _code(m: Match, seats: list[str], winner: str | None) -> int:
+    if m.outcome == Outcome.WIN:
+        return 1 if winner == seats[0] else 2
+    return OUTCOME_CODE[m.outcome]
+
+
+def _matches(rnd: Round, stamps: dict[str, str]) -> tuple[ExportMatch, ...]:
+    out = []
+    for m in sorted(rnd.matches.all(), key=lambda m: (m.table is not None, m.table or 0, m.pk)):
+        seats = [s.registration.external_id for s in sorted(m.seats.all(), key=lambda s: s.seat)]
+        winner = m.winner.external_id if m.winner else None
+        stamp = stamps.get(f"{rnd.number}:{','.join(seats)}", _stamp(m.reported_at))
+        out.append(ExportMatch(_code(m, seats, winner), tuple(seats), stamp, m.table or 0))
+    return tuple(out)
+
+
+def _round(rnd: Round, stored: dict[str, Any], stamps: dict[str, str]) -> ExportRound:
+    elimination = rnd.phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
+    raw = _pairs(stored.get("raw")) or (
+        ("timeleft", "0"),
+        ("pairtime", _stamp(rnd.paired_at)),
+        ("starttime", _stamp(rnd.started_at)),
+    )
+    kind = stored.get("type", 1 if elimination else 3)
+    return ExportRound(rnd.number, kind, stored.get("stage", "6"), raw, _matches(rnd, stamps))
+
+
+def _subgroups(stored: dict[str, Any], ids: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The stored subgroups while they still hold exactly the pod's players, else one."""
+    groups = tuple((str(n), tuple(g)) for n, g in stored.get("subgroups", []))
+    if sorted(i for _, g in groups for i in g) != sorted(ids):
+        return (("1", tuple(ids)),)
+    return groups
+
+
+def _poddata(event: Event, stored: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return _pairs(stored.get("poddata")) or (
+        ("startingtable", "1"),
+        ("playoff3rd4th", "true" if event.third_place_playoff else "false"),
+        ("subgroupcount", "1"),
+        ("additionalrounds", "0"),
+    )
+
+
+def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) -> ExportPod:
+    category = CATEGORY.get(codes, 10)
+    stored = next((p for p in src.get("pods", []) if p["category"] == category), {})
+    names = [pod, *(cut_pod_name(c) for c in codes)]
+    rounds = (
+        event.rounds.filter(pod__in=names)
+        .order_by("number", "pk")
+        .prefetch_related("matches__seats__registration", "matches__winner")
+    )
+    stored_rounds = stored.get("rounds", {})
+    ids = list(
+        event.registrations.filter(division__code__in=codes)
+        .order_by("pk")
+        .values_list("external_id", flat=True)
+    )
+    return ExportPod(
+        category,
+        stored.get("stage", "1"),
+        _poddata(event, stored),
+        _subgroups(stored, ids),
+        tuple(
+            _round(r, stored_rounds.get(str(r.number), {}), stored.get("timestamps", {}))
+            for r in rounds
+        ),
+    )
+
+
+def _pods(event: Event, src: dict[str, Any]) -> tuple[ExportPod, ...]:
+    groups: dict[str, list[str]] = {}
+    for code, pod in event.divisions.values_list("code", "pod"):
+        groups.setdefault(pod, []).append(code)
+    pods = [
+        _pod(event, pod, tuple(sorted(codes, key=_ORDER.index)), src)
+        for pod, codes in groups.items()
+    ]
+    stored = [p["category"] for p in src.get("pods", [])]
+    return tuple(
+        sorted(pods, key=lambda p: stored.index(p.category) if p.category in stored else 99)
+    )
+
+
+def _players(event: Event, src: dict[str, Any]) -> tuple[ExportPlayer, ...]:
+    order = {u: n for n, u in enumerate(src.get("player_order", []))}
+    regs = sorted(
+        event.registrations.select_related("player"),
+        key=lambda r: (order.get(r.external_id, len(order)), r.pk),
+    )
+    stored = src.get("players", {})
+    return tuple(_player(r, stored.get(r.external_id, {})) for r in regs)
+
+
+def _standings(standings: dict[str, Any]) -> tuple[ExportStanding, ...]:
+    """Per division, Masters first as TOM writes them: placed players (dropped ones too,
+    as TOM does) are ``finished``; disqualified players (no place) are ``dnf``."""
+    out = []
+    rows = standings.get("divisions", {})
+    for code in sorted(rows, key=lambda c: -DIVISION_CATEGORY[c]):
+        category = DIVISION_CATEGORY[code]
+        placed = tuple(r["player"] for r in rows[code] if r["place"] is not None)
+        unplaced = tuple(r["player"] for r in rows[code] if r["place"] is None)
+        out += [
+            ExportStanding(category, "finished", placed),
+            ExportStanding(category, "dnf", unplaced),
+        ]
+    return tuple(out)
+
+
+def _cuts(event: Event, src: dict[str, Any]) -> tuple[ExportCut, ...]:
+    stored = {c["key"]: c for c in src.get("finals", [])}
+    keys = list(stored)
+    out = []
+    for d in sorted(event.divisions.all(), key=lambda d: -DIVISION_CATEGORY[d.code]):
+        key = DIVISION_CATEGORY[d.code]
+        s = stored.get(key, {})
+        options = tuple(s.get("options") or sorted({0, d.cut}))
+        count = s.get("playercount", d.registrations.count())
+        out.append(ExportCut(key, options, d.cut, count, event.third_place_playoff))
+    return tuple(sorted(out, key=lambda c: keys.index(c.key) if c.key in keys else 99))
+
+
+def _data(event: Event, src: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    data = src.get("data", {})
+    return (
+        ("name", event.name),
+        ("id", src.get("id", "")),
+        ("city", data.get("city", event.location)),
+        ("state", data.get("state", "")),
+        ("country", data.get("country", "")),
+        ("roundtime", data.get("roundtime", "50")),
+        ("finalsroundtime", data.get("finalsroundtime", "75")),
+        ("startdate", event.date.strftime("%m/%d/%Y") if event.date else ""),
+    )
+
+
+def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
+    """The event as a TOM ``.tdf`` file (text). standings: the event's Standings JSON
+    (``standings.services.standings_data``), written as ``<standings>``."""
+    src = event.source.get("tdf", {})
+    organizer = src.get("data", {}).get("organizer", ["", ""])
+    doc = TdfDocument(
+        root=(
+            src.get("type", "3"),
+            src.get("stage", "5"),
+            src.get("version", "1.80"),
+            src.get("gametype", "TRADING_CARD_GAME"),
+            src.get("mode", "TCG1DAY"),
+        ),
+        data=_data(event, src),
+        organizer=(organizer[0], organizer[1]),
+        data_raw=_pairs(src.get("data_raw")),
+        raw=_pairs(src.get("raw")),
+        players=_players(event, src),
+        pods=_pods(event, src),
+        standings=_standings(standings),
+        cuts=_cuts(event, src),
+    )
+    return write_tdf(doc)

@@ -1,0 +1,176 @@
+"""Staff actions on multiplayer pods: the pod slip (MP-PTS-1) and the intentional-draw
+note that starts the top cut's 150-minute limit (MP-TIME-1).
+
+The pod slip behaves like the head-to-head slip (``staff.match_result``): HTMX gets the
+pod's row back with the round's progress out of band; a stale form is answered 409 with
+the current result; without JavaScript the view redirects to the round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from ..errors import MatchslipError, ResultConflict, RoundStateError
+from ..models import Event, Match, Registration, Round, RoundStatus
+from ..permissions import event_operator_required, event_staff_required
+from ..selectors import match_for_staff
+from ..services.pod_events import pod_cut_set
+from ..services.pod_results import pod_intentional_draw_note, pod_result_correct, pod_slip_enter
+
+
+class PodSlipForm(forms.Form):
+    """The pressed button (a registration id, or ``draw``), conceded players, version."""
+
+    winner = forms.CharField(max_length=20)
+    conceded = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=())
+    version = forms.IntegerField(min_value=0)
+    reason = forms.CharField(max_length=500, required=False)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ids = [str(s.registration_id) for s in match.seats.all()]
+        self.fields["conceded"].choices = [(i, i) for i in ids]
+        self.seat_ids = ids
+
+    def clean_winner(self) -> str:
+        value = self.cleaned_data["winner"]
+        if value != "draw" and value not in self.seat_ids:
+            raise forms.ValidationError("Choose a winner of this pod, or draw.")
+        return value
+
+
+def _enter(match: Match, form: PodSlipForm, by: Any) -> None:
+    """Turn the pressed button into a ``pod_slip_enter`` call; a win ignores the
+    conceded boxes (they only decide who shares a draw). Raises MatchslipError."""
+    choice = form.cleaned_data["winner"]
+    winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
+    conceded = [] if winner else form.cleaned_data["conceded"]
+    if match.round.status == RoundStatus.COMPLETE:
+        raise RoundStateError(f"Round {match.round.number} is complete: its pods are final.")
+    pod_slip_enter(
+        match=match, winner=winner, conceded=conceded, version=form.cleaned_data["version"], by=by
+    )
+
+
+@require_POST
+@event_operator_required
+def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Enter a pod slip from one click: a winner button, or "Draw" with the conceded
+    players ticked (MP-PTS-1). Same conflict and double-submit rules as a match slip."""
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__event=event
+    )
+    form = PodSlipForm(request.POST, match=match)
+    error, status = "", 200
+    if not form.is_valid():
+        error, status = "Choose a winner or Draw.", 422
+    else:
+        try:
+            _enter(match, form, request.user)
+        except ResultConflict as e:
+            error, status = str(e), 409
+        except MatchslipError as e:
+            error, status = str(e), 422
+    if not request.htmx:
+        if error:
+            messages.error(request, f"Table {match.table}: {error}")
+        url = reverse("staff:round", args=[event.slug, match.round_id])
+        return redirect(f"{url}#match-{match.pk}")
+    rnd = Round.objects.get(pk=match.round_id)
+    view, missing = match_for_staff(match.pk)
+    context = {
+        "event": event,
+        "m": view,
+        "error": error,
+        "missing": missing,
+        "round": rnd,
+        "status_label": rnd.get_status_display(),
+        "slips_open": rnd.status == RoundStatus.STARTED,
+    }
+    return render(request, "tournaments/staff/pod_result.html", context, status=status)
+
+
+@require_POST
+@event_operator_required
+def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Note an intentional draw in a top-cut pod: the round clock shows the 150-minute
+    limit from the round start (MP-TIME-1)."""
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__event=event
+    )
+    try:
+        pod_intentional_draw_note(match=match, by=request.user)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"Table {match.table}: the 150-minute limit now applies.")
+    return redirect("staff:round", event.slug, match.round_id)
+
+
+@require_POST
+@event_staff_required("correct")
+def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """A judge corrects a recorded pod from the corrections page, with a reason
+    (P-POST-4); later Swiss pods seating a moved player are marked (P-SW-9)."""
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__event=event
+    )
+    form = PodSlipForm(request.POST, match=match)
+    if not form.is_valid():
+        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+    else:
+        choice = form.cleaned_data["winner"]
+        winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
+        try:
+            pod_result_correct(
+                match=match,
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                winner=winner,
+                conceded=[] if winner else form.cleaned_data["conceded"],
+                version=form.cleaned_data["version"],
+            )
+        except MatchslipError as e:
+            messages.error(request, f"Table {match.table}: {e}")
+        else:
+            messages.success(request, f"Round {match.round.number} table {match.table} corrected.")
+    url = reverse("staff:corrections", args=[event.slug])
+    return redirect(f"{url}?round={match.round_id}#match-{match.pk}")
+
+
+class PodStructureForm(forms.Form):
+    swiss_rounds = forms.IntegerField(min_value=1, max_value=20)
+    cut = forms.IntegerField(min_value=0)
+
+
+@require_POST
+@event_staff_required("manage")
+def pod_structure(request: HttpRequest, event: Event) -> HttpResponse:
+    """The organiser announces the Swiss rounds and the pod top cut (P-RT-6, MP-SE-1)."""
+    form = PodStructureForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the Swiss rounds (1–20) and a top cut size.")
+    else:
+        try:
+            pod_cut_set(
+                event=event,
+                cut=form.cleaned_data["cut"],
+                swiss_rounds=form.cleaned_data["swiss_rounds"],
+                by=request.user,
+            )
+        except MatchslipError as e:
+            messages.error(request, str(e))
+        else:
+            cut = form.cleaned_data["cut"]
+            messages.success(
+                request,
+                f"{event.swiss_rounds} Swiss rounds, {f'top {cut}' if cut else 'no top cut'}.",
+            )
+    return redirect("staff:dashboard", event.slug)
