@@ -145,9 +145,12 @@ def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
 def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
     """Pair the next round of ``pod`` and return the new round(s), still unpublished.
 
-    Swiss while Swiss rounds remain (P-SW-1…8, the seed stored, I-1); then the top cut of
-    every division of the pod that has one (P-TC-1); in a top-cut pod, the next
-    elimination round. Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
+    Swiss while Swiss rounds remain (P-SW-1…8, the seed stored, I-1; a pod of several
+    divisions age-modified, P-AGE-3); then Day 2 rounds of a two-day event (P-D2-1, R-3,
+    ``day2_services``); then the top cut of every division of the pod that has one
+    (P-TC-1, merged over flights P-FL-5); in a top-cut pod, the next elimination round.
+    A standalone single-elimination event pairs its bracket (P-SE, ``se_services``).
+    Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
     """
     if uses_pods(event):  # multiplayer pods: MP-POD, MP-PAIR, MP-SE (pod_services)
         return pod_services.pod_round_pair(event=event, pod=pod, by=by, seed=seed)

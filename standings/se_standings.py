@@ -32,6 +32,7 @@ def _rows(event: Event, pod: str, code: str) -> list[dict[str, Any]]:
     ids = [str(reg_id) for reg_id, _ in seeds if str(reg_id) in regs]
     matches = adapters.match_records(event, pod, phases=(Phase.SINGLE_ELIMINATION,))
     order = single_elimination_places(ids, matches) if ids else tuple(regs)
+    order = sorted(order, key=lambda p: regs[p].disqualified)  # INTERFACES.md: DQ last
     out = []
     for place, pid in enumerate(order, start=1):
         reg, (wins, losses) = regs[pid], _record(pid, matches)

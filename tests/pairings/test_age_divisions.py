@@ -186,3 +186,34 @@ def test_P_AGE_1_event_create_page_shows_the_cutoffs(client, organiser):
     client.force_login(organiser)
     page = client.post(reverse("staff:event_create"), {"season_year": "2019"}).content.decode()
     assert "Junior born 2008 or later" in page
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [("organiser", 302), ("scorekeeper", 302), ("judge", 403), (None, 302)],
+)
+def test_P_AGE_2_only_operators_close_checkin_or_set_flights(client, organiser, role, status):
+    ev = age_event(organiser, {"junior": 6, "senior": 6, "masters": 6})
+    if role == "organiser":
+        client.force_login(organiser)
+    elif role:
+        client.force_login(factories.staff(ev, role))
+    for name in ("staff:checkin_close", "staff:flights"):
+        response = client.post(reverse(name, args=[ev.slug]), {"division": "masters"})
+        assert response.status_code == status
+        if role is None:
+            assert "/accounts/login/" in response.url
+    ev.refresh_from_db()
+    assert bool(ev.checkin_closed_at) == (role in ("organiser", "scorekeeper"))
+
+
+def test_P_RT_4_event_create_recommends_from_the_ruleset_table(client, organiser):
+    client.force_login(organiser)
+    url = reverse("staff:event_create")
+    body = client.get(
+        url, {"players": 16, "ruleset": "pokemon-2009"}, headers={"HX-Request": "true"}
+    )
+    text = body.content.decode()
+    assert "4 Swiss rounds" in text and "P-RT-4" in text and "allowed: 3 or 4 rounds" in text
+    text = client.get(url, {"players": 300, "ruleset": "pokemon"}).content.decode()
+    assert "9 Swiss rounds" in text and "P-RT-1" in text

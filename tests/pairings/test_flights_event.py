@@ -62,3 +62,16 @@ def test_P_FL_5_each_flight_pairs_alone_and_the_cut_takes_two_of_each(organiser)
     assert (cut.phase, cut.pod) == (Phase.TOP_CUT, "open-top-cut")
     flights = [s.registration.flight for m in cut.matches.all() for s in m.seats.all()]
     assert sorted(flights) == [1, 1, 2, 2]
+
+
+def test_P_FL_1_dashboard_offers_the_allowed_flights_and_applies_one(client, organiser):
+    from django.urls import reverse
+
+    ev = flighted(organiser, 143, swiss_rounds=8, top_cut_size=8)
+    client.force_login(organiser)
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    assert "2 flights of 72/71, 7 rounds, top 4 of each" in page
+    assert "4 flights of 36/36/36/35, 6 rounds, top 2 of each" in page
+    client.post(reverse("staff:flights", args=[ev.slug]), {"division": "open", "flights": "2"})
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    assert "Open flight 1" in page and "Open flight 2" in page

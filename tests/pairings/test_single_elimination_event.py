@@ -88,3 +88,28 @@ def test_P_SE_4_late_player_breaks_round_1_until_it_starts(organiser):
     services.round_start(round=r1, by=organiser)
     with pytest.raises(InvalidInput, match="P-SE-4"):
         services.registration_add(event=ev, name="Too late", by=organiser)
+
+
+def test_P_SE_3_a_disqualified_player_loses_the_current_match(organiser):
+    ev = se_event(organiser, n=2)
+    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=5)
+    services.round_publish(round=r1, by=organiser)
+    services.round_start(round=r1, by=organiser)
+    match = r1.matches.get()
+    cheat, other = (s.registration for s in match.seats.order_by("seat"))
+    services.registration_disqualify(registration=cheat, by=organiser, reason="marked cards")
+    match.refresh_from_db()
+    r1.refresh_from_db()
+    assert (match.outcome, match.winner, r1.status) == (Outcome.WIN, other, "complete")
+    rows = standings_data(ev)["divisions"]["open"]
+    assert [r["place"] for r in rows] == [1, None]
+
+
+def test_P_SE_5_standings_snapshot_of_a_bracket(organiser):
+    from standings.services import standings_compute
+
+    ev = se_event(organiser, n=3)
+    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=8)
+    play(r1, organiser)
+    snapshot = standings_compute(event=ev)
+    assert len(snapshot.data["divisions"]["open"]) == 3

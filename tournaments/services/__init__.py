@@ -8,8 +8,10 @@ from .events import event_create, event_finish, unique_slug
 from .imports import event_import_tdf
 from .registrations import (
     late_losses,
+    match_forfeit,
     parse_player_lines,
     registration_add,
+    registration_disqualify,
     registration_drop,
     registration_set_division,
     registrations_add_csv,
@@ -53,6 +55,8 @@ __all__ = [
     "penalty_note_add",
     "registration_add",
     "late_losses",
+    "match_forfeit",
+    "registration_disqualify",
     "registration_drop",
     "registration_set_division",
     "registration_link_reset",

@@ -331,3 +331,28 @@ def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
     )
     round_complete_if_reported(seat.round, by=by)
     return match
+
+
+@transaction.atomic
+def registration_disqualify(*, registration: Registration, by: Any, reason: str) -> Registration:
+    """Disqualify a player: never paired again, their results still count for their
+    opponents, no place in the standings (INTERFACES.md); in single elimination they lose
+    the current match at once (P-SE-3). The reason is required and audited."""
+    if not reason.strip():
+        raise InvalidInput("Give the reason for the disqualification.")
+    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    if reg.disqualified:
+        raise InvalidInput(f"{reg.player.name} is already disqualified.")
+    reg.disqualified = True
+    reg.save(update_fields=["disqualified"])
+    audit_log(
+        event=reg.event,
+        by=by,
+        action="registration.disqualify",
+        obj=reg,
+        old={"disqualified": False},
+        new={"disqualified": True},
+        reason=reason,
+    )
+    match_forfeit(registration=reg, by=by)
+    return reg

@@ -32,6 +32,7 @@ from ..forms import (
 )
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
+from ..round_tables import recommend
 from ..rulesets import get_ruleset
 from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
@@ -51,9 +52,10 @@ ROUND_TEMPLATE = "tournaments/staff/round.html"
 @login_required_htmx
 def event_create(request: HttpRequest) -> HttpResponse:
     """Create an event with its announced structure (S-1, S-2); ``?players=N`` shows the
-    P-RT-1 recommendation and pre-fills rounds and cut. The creator becomes organiser."""
+    recommendation of the chosen ruleset's table (P-RT-1 … P-RT-7) and pre-fills rounds
+    and cut. The creator becomes organiser."""
     expected = int_param(request, "players")
-    recommendation = recommended_structure(expected) if expected else None
+    recommendation, rule = _recommendation(request.GET.get("ruleset", "pokemon"), expected)
     initial: dict[str, Any] = {}
     if recommendation:
         initial = {"swiss_rounds": recommendation[0], "top_cut_size": recommendation[1]}
@@ -63,6 +65,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         "form": form,
         "expected": expected,
         "recommendation": recommendation,
+        "recommendation_rule": rule,
         "cutoffs": cutoffs(int(season) if str(season or "").isdigit() else current_season()),
     }
     if request.method == "GET" and request.htmx:
@@ -94,6 +97,18 @@ def tdf_import(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Imported {event.name}.")
             return redirect("staff:dashboard", event.slug)
     return render(request, "tournaments/staff/tdf_import.html", {"form": form})
+
+
+def _recommendation(ruleset: str, players: int | None) -> tuple[tuple[int, int] | None, Any]:
+    """``((rounds, cut), Recommendation)`` from the ruleset's round table (P-RT-1 …
+    P-RT-7, S-3); the P-RT-1 default when the table has no row for so few players."""
+    if not players:
+        return None, None
+    try:
+        rec = recommend(ruleset, players)
+    except (KeyError, ValueError):
+        return recommended_structure(players), None
+    return (rec.rounds, rec.cut), rec
 
 
 # --- players --------------------------------------------------------------------------
