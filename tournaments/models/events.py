@@ -101,8 +101,10 @@ class Event(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(top_cut_size__in=[0, 2, 4, 8, 16, 32, 64]),
-                name="event_top_cut_power_of_two",
+                # powers of two for head-to-head brackets (P-TC-1); 7, 10, 13, 40 are the
+                # multiplayer pod cuts (MP-SE-1)
+                condition=Q(top_cut_size__in=[0, 2, 4, 7, 8, 10, 13, 16, 32, 40, 64]),
+                name="event_top_cut_allowed_size",
             )
         ]
 
@@ -181,6 +183,10 @@ class Registration(models.Model):
     )
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     disqualified = models.BooleanField(default=False)
+    decklist = models.TextField(
+        blank=True, help_text="Deck list / team list as submitted (P-POST-5)."
+    )
+    decklist_received_at = models.DateTimeField(null=True, blank=True)
     report_token = models.CharField(
         max_length=64, unique=True, default=new_report_token, editable=False
     )

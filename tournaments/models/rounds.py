@@ -39,6 +39,11 @@ class Round(models.Model):
         max_length=16, choices=RoundStatus.choices, default=RoundStatus.PAIRED
     )
     seed = models.BigIntegerField(default=0)
+    notes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The pairing engine's notes for staff (e.g. unavoidable rematches).",
+    )
     paired_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -89,6 +94,11 @@ class Match(models.Model):
     why = models.CharField(max_length=200, blank=True)
     pair_down = models.BooleanField(default=False)
     rematch = models.BooleanField(default=False)
+    intentional_draw_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a pod agreed an intentional draw (starts the 150-minute rule, MP-TIME-1).",
+    )
     bracket_changed = models.BooleanField(
         default=False,
         help_text="A later correction moved a player of this pairing to another bracket (P-SW-9).",
