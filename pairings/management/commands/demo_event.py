@@ -1,8 +1,9 @@
 """``manage.py demo_event [--if-missing]``: a 40-player demo event part way through.
 
-Creates (once) the user ``organiser`` with password ``matchslip-demo``, organiser of
-"Matchslip Demo Cup": 6 Swiss rounds and a top 8 (P-RT-1 for 33–64 players), rounds 1–3
-complete, round 4 started with some results still missing.
+Creates (once) the users ``organiser``, ``scorekeeper`` and ``judge``, all with password
+``matchslip-demo``, with those roles at "Matchslip Demo Cup": 6 Swiss rounds and a top 8
+(P-RT-1 for 33–64 players), rounds 1–3 complete, round 4 started with some results still
+missing.
 """
 
 import random
@@ -16,6 +17,7 @@ from tournaments.models import Event, Outcome
 
 DEMO_SLUG = "demo-cup"
 DEMO_USER, DEMO_PASSWORD = "organiser", "matchslip-demo"
+DEMO_STAFF = ("scorekeeper", "judge")
 FIRST = [
     "Ash",
     "Misty",
@@ -54,6 +56,13 @@ def _play(event, rnd, rng, by, leave_missing=0):
             services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[roll < 0.54], by=by)
 
 
+def _account(username: str):
+    """The demo account ``username`` (created with the demo password if missing)."""
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    return user or User.objects.create_user(username, password=DEMO_PASSWORD)
+
+
 class Command(BaseCommand):
     help = "Create the demo event (40 players, round 4 of 6 running)."
 
@@ -64,10 +73,7 @@ class Command(BaseCommand):
         if if_missing and Event.objects.filter(slug=DEMO_SLUG).exists():
             self.stdout.write(f"Demo event exists: /e/{DEMO_SLUG}/")
             return
-        User = get_user_model()
-        user = User.objects.filter(username=DEMO_USER).first()
-        if user is None:
-            user = User.objects.create_user(DEMO_USER, password=DEMO_PASSWORD)
+        user = _account(DEMO_USER)
         rng = random.Random(2026)
         event = services.event_create(
             name="Matchslip Demo Cup",
@@ -88,9 +94,13 @@ class Command(BaseCommand):
                 birth_year=1980 + i % 20,
                 by=user,
             )
+        for role in DEMO_STAFF:
+            _account(role)
+            services.staff_invite(event=event, who=role, role=role, by=user)
         for number in range(1, 5):
             (rnd,) = round_pair(event=event, pod="open", by=user, seed=number)
             _play(event, rnd, rng, user, leave_missing=5 if number == 4 else 0)
         self.stdout.write(
-            f"Demo event: /e/{event.slug}/ (staff login: {DEMO_USER} / {DEMO_PASSWORD})"
+            f"Demo event: /e/{event.slug}/ (staff logins: organiser, scorekeeper, judge; "
+            f"password {DEMO_PASSWORD})"
         )
