@@ -8,7 +8,7 @@ from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration
 from tournaments.pods import in_pod
 from tournaments.rulesets import get_ruleset
 
-from .engine.types import SwissPlayer
+from .engine.types import SwissPlayer, SwissRound
 
 SWISS_PHASES = (Phase.SWISS,)
 
@@ -66,3 +66,16 @@ def swiss_players_for_pod(
         )
         for r in regs
     ]
+
+
+UNPROVEN_NOTE = (
+    "This pairing is valid, but the engine could not prove that no pairing with fewer "
+    "pair-downs exists (a large round repaired locally)."
+)
+
+
+def round_notes(result: SwissRound) -> list[str]:
+    """The engine's notes for ``Round.notes``: its sentences (an unavoidable rematch,
+    P-SW-4; a bye moved up or a second bye, P-SW-5; pairings across divisions, P-AGE-3)
+    plus one when optimality was not proven (P-SW-7)."""
+    return list(result.notes) + ([] if result.proven_optimal else [UNPROVEN_NOTE])

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from tournaments.errors import InvalidInput
 from tournaments.models import Division, Event, Registration, Structure
-from tournaments.round_tables import Recommendation, get_table, recommend
+from tournaments.round_tables import Recommendation, recommend, table_for_event
 from tournaments.services import audit_log
 
 from .engine.ages import DIVISIONS, AgeMode, AgeStyle, age_mode, division_cuts, round_basis
@@ -80,10 +80,19 @@ def _groups(mode: AgeMode, counts: dict[str, int]) -> list[list[str]]:
 
 
 def _recommend(event: Event, players: int) -> Recommendation:
+    # P-RT-2: a two-day event reads the two-day table (Day 2 rounds for 227+ players);
+    # P-RT-4/P-RT-5: the 2009 Swiss table for a Swiss-only event, MTG's draft playoff.
+    structure = event.structure if event.structure == Structure.SWISS else ""
+    table = table_for_event(event.ruleset, structure, event.options)
+    ruleset = "pokemon-tcg-two-day" if _two_day_table(event) else table
     try:
-        return recommend(event.ruleset, players)
+        return recommend(ruleset, players)
     except ValueError:  # fewer players than the table's first row: read that row
-        return recommend(event.ruleset, get_table(event.ruleset).rows[0].low)
+        return recommend(table, table.rows[0].low)
+
+
+def _two_day_table(event: Event) -> bool:
+    return event.day2_rounds > 0 and event.ruleset == "pokemon"
 
 
 def _largest_cut(event: Event, basis: int, cut: int | None) -> int:

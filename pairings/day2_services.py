@@ -17,7 +17,8 @@ from tournaments.errors import PairingImpossible
 from tournaments.models import Event, MatchSeat, Phase, Registration, Round
 from tournaments.services import round_create
 
-from .adapters import swiss_players_for_pod
+from . import pods
+from .adapters import round_notes, swiss_players_for_pod
 from .engine import swiss
 from .engine.day2 import day2_cut, day2_players
 
@@ -60,7 +61,10 @@ def pair_day2(*, event: Event, pod: str, number: int, seed: int, by: Any) -> Rou
         {pid for pid, p in everything.items() if p.had_bye},
         {pid: p.division for pid, p in everything.items()},
     )
-    result = swiss.pair_swiss(players, rng=random.Random(seed))
+    # Day 2 keeps the pods: an age-modified pod stays division over record (P-AGE-3).
+    result = swiss.pair_swiss(
+        players, rng=random.Random(seed), age_modified=pods.is_age_modified(pod)
+    )
     regs = Registration.objects.in_bulk([int(pid) for pid in advancing])
     tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in result.pairings]
     return round_create(
@@ -72,4 +76,5 @@ def pair_day2(*, event: Event, pod: str, number: int, seed: int, by: Any) -> Rou
         by=by,
         seed=seed,
         flags={i: (p.pair_down, p.rematch) for i, p in enumerate(result.pairings)},
+        notes=round_notes(result),
     )

@@ -209,7 +209,7 @@ def pod_next_step(event: Event, pod: str) -> pods.Step:
     rounds = list(event.rounds.filter(pod=pod).order_by("number"))
     last = rounds[-1] if rounds else None
     if last is not None and last.status != RoundStatus.COMPLETE:
-        return pods.Step(pods.StepKind.WAIT, last.number, pods._wait_message(last), last)
+        return pods.Step(pods.StepKind.WAIT, last.number, pods.wait_message(last), last)
     number = (last.number if last else 0) + 1
     if pod.endswith(pods.CUT_SUFFIX):
         if last is not None and last.matches.count() > 1:
@@ -242,11 +242,11 @@ def pod_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) 
     from the winners (MP-SE-2 decides drawn pods). Raises ResultsMissing (R-6),
     RoundStateError, PairingImpossible.
     """
-    from .services import _check_previous_complete
+    from .services import check_previous_complete
 
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
     step = pod_next_step(event, pod)
-    _check_previous_complete(step.last)
+    check_previous_complete(step.last)
     if step.kind == pods.StepKind.SWISS:
         seed = secrets.randbits(48) if seed is None else seed
         return [_pair_swiss(event, pod, step.number, seed, by)]
@@ -255,3 +255,21 @@ def pod_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) 
     if step.kind == pods.StepKind.ELIMINATION and step.last is not None:
         return [_pair_cut_next(event, pod, step.last, by)]
     raise PairingImpossible(step.message)
+
+
+@transaction.atomic
+def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round:  # noqa: A002
+    """Pair a Swiss round of pods again after a correction marked it (the P-SW-9 analogue
+    for pods): MP-PAIR-1 fills pods top to bottom by standing, so a changed standing
+    moves whole pods and the round is paired again from the corrected standings with a
+    new stored seed; the old tables stay in the audit trail (``round_discard``).
+    Raises RoundStateError once the round has started (P-POST-2), PairingImpossible."""
+    from tournaments.services import round_discard
+
+    rnd = Round.objects.select_related("event").get(pk=round.pk)
+    if rnd.phase != Phase.SWISS:
+        raise PairingImpossible("Only Swiss rounds of pods are paired again.")
+    reason = "A correction changed the standings the pods were filled from (P-SW-9)."
+    round_discard(round=rnd, by=by, reason=reason)
+    (new,) = pod_round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)
+    return new

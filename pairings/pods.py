@@ -64,11 +64,15 @@ def cut_pod(division: Division) -> str:
 
 
 def event_pods(event: Event) -> list[str]:
-    """Swiss pods in division order, then the bracket pods that have rounds."""
+    """Swiss pods in division order, then the bracket pods that have rounds. A pod none
+    of whose divisions has a player is left out (an empty division has nothing to pair),
+    unless the event has no player at all yet."""
+    filled = set(event.registrations.values_list("division__pod", flat=True))
+    divisions = [d for d in event.divisions.order_by("code") if d.pod in filled or not filled]
     swiss = list(
         dict.fromkeys(
             flight_pod(d.pod, n) if d.flights else d.pod
-            for d in event.divisions.order_by("code")
+            for d in divisions
             for n in range(1, max(d.flights, 1) + 1)
         )
     )  # a flighted division pairs each flight as its own group (P-FL-1)
@@ -90,7 +94,8 @@ def cut_seeds(event: Event, pod: str) -> dict[int, int]:
     return {reg: seed for reg, seed in zip(seats, order, strict=True)}
 
 
-def _wait_message(last: Round) -> str:
+def wait_message(last: Round) -> str:
+    """What staff do next while ``last`` is not complete (paired, published, running)."""
     if last.status == RoundStatus.PAIRED:
         return f"Round {last.number} is paired: review and publish it."
     if last.status == RoundStatus.PUBLISHED:
@@ -104,7 +109,7 @@ def _se_step(event: Event, pod: str) -> Step:
     if last is None:
         return Step(StepKind.ELIMINATION, 1, "Seed the players at random and pair round 1.", None)
     if last.status != RoundStatus.COMPLETE:
-        return Step(StepKind.WAIT, last.number, _wait_message(last), last)
+        return Step(StepKind.WAIT, last.number, wait_message(last), last)
     slots = last.matches.exclude(why__startswith=THIRD_PLACE_WHY).count()
     if slots == 1:
         return Step(StepKind.DONE, last.number + 1, "The final is played.", last)
@@ -135,7 +140,7 @@ def next_step(event: Event, pod: str) -> Step:
     rounds = list(event.rounds.filter(pod=pod).order_by("number"))
     last = rounds[-1] if rounds else None
     if last is not None and last.status != RoundStatus.COMPLETE:
-        return Step(StepKind.WAIT, last.number, _wait_message(last), last)
+        return Step(StepKind.WAIT, last.number, wait_message(last), last)
     number = (last.number if last else 0) + 1
     if pod.endswith(CUT_SUFFIX):
         if last is not None and bracket_matches(last).count() > 1:

@@ -185,6 +185,9 @@ def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> Repai
 
     _replace_tables(rnd, result)
     rnd.matches.filter(bracket_changed=True).update(bracket_changed=False)
+    # The re-pair's explanation joins the round's notes ("Why these pairings").
+    rnd.notes = [*rnd.notes, *(f"Re-paired: {w}" for w in result.why)]
+    rnd.save(update_fields=["notes"])
     audit_log(
         event=rnd.event,
         by=by,

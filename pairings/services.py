@@ -33,14 +33,14 @@ from tournaments.services import round_create
 from tournaments.services.rounds import Table, task_on_commit
 
 from . import day2_services, draft_playoff, pod_services, pods, se_services
-from .adapters import swiss_players_for_pod
+from .adapters import round_notes, swiss_players_for_pod
 from .engine import elimination, swiss
 from .engine.types import Pairing
 
 logger = logging.getLogger(__name__)
 
 
-def _check_previous_complete(last: Round | None) -> None:
+def check_previous_complete(last: Round | None) -> None:
     """R-6 and P-POST-1: the previous round must be complete before pairing the next."""
     if last is None or last.status == RoundStatus.COMPLETE:
         return
@@ -82,12 +82,14 @@ def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Roun
         by=by,
         seed=seed,
         flags=_flags(result.pairings),
+        notes=round_notes(result),
     )
 
 
-def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Round:
-    """P-TC-1: the top ``cut`` active players of the division by Swiss standing, seeded
-    into the standard bracket. Dropped or disqualified players are passed over."""
+def cut_players(event: Event, division: Division) -> list[Registration]:
+    """P-TC-1: the top ``cut`` active players of the division by Swiss standing, seed 1
+    first. Dropped or disqualified players are passed over. Raises PairingImpossible when
+    too few are left."""
     from standings.services import division_swiss_order
 
     cut = division.cut
@@ -99,7 +101,31 @@ def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Rou
             f"A top {cut} needs {cut} active players in {division.get_code_display()}; "
             f"there are {len(order)}."
         )
-    seeds = order[:cut]
+    return order[:cut]
+
+
+def cut_decklists(event: Event, pod: str) -> list[tuple[Registration, bool]]:
+    """P-POST-5: while the top cut of ``pod`` is next in a Championship Point event, the
+    players who make it and whether each has handed in a deck list; else empty."""
+    if not event.awards_championship_points:
+        return []
+    step = pods.next_step(event, pod)
+    if step.kind != pods.StepKind.TOP_CUT:
+        return []
+    out: list[tuple[Registration, bool]] = []
+    for division in step.divisions:
+        try:
+            out += [(r, r.decklist_received_at is not None) for r in cut_players(event, division)]
+        except PairingImpossible:
+            continue  # the dashboard's next step already says why
+    return out
+
+
+def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Round:
+    """P-TC-1: the top ``cut`` active players of the division by Swiss standing
+    (:func:`cut_players`), seeded into the standard bracket; a Championship Point event
+    notes cut players without a deck list (P-POST-5)."""
+    seeds = cut_players(event, division)
     regs = {str(r.pk): r for r in seeds}
     seed = secrets.randbits(48)  # M-SE-1 draft playoff seats; stored with the round (I-1)
     pairings = draft_playoff.top_cut_first_round(event, [str(r.pk) for r in seeds], seed)
@@ -111,7 +137,16 @@ def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Rou
         tables=_to_tables(pairings, regs),
         by=by,
         seed=seed,
+        notes=_decklist_notes(event, seeds),
     )
+
+
+def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
+    """P-POST-5: in a Championship Point event, warn when a cut player has no deck list."""
+    missing = [r.player.name for r in seeds if r.decklist_received_at is None]
+    if not event.awards_championship_points or not missing:
+        return []
+    return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)} (P-POST-5)."]
 
 
 def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
@@ -159,7 +194,7 @@ def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> l
         return se_services.se_round_pair(event=event, pod=pod, by=by, seed=seed)
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
     step = pods.next_step(event, pod)
-    _check_previous_complete(step.last)
+    check_previous_complete(step.last)
     if step.kind == pods.StepKind.SWISS:
         seed = secrets.randbits(48) if seed is None else seed
         return [_pair_swiss(event, pod, step.number, seed, by)]

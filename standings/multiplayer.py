@@ -16,12 +16,14 @@ from .engine.types import Entrant, MatchRecord, Outcome
 
 def pod_results(matches: Sequence[MatchRecord]) -> list[PodResult]:
     """Reported pods as PodResults: a win, a draw shared by the players who did not
-    concede (MP-PTS-1), a bye. A double loss is a draw nobody shares; pending pods and
-    late-entry losses are left out."""
+    concede (MP-PTS-1), a bye, a late entrant's automatic loss (P-LATE-1: a round played
+    with 0 points). A double loss is a draw nobody shares; pending pods are left out."""
     results = []
     for m in matches:
         if m.outcome == Outcome.BYE:
             results.append(PodResult(round=m.round, players=m.players))
+        elif m.outcome == Outcome.LATE_LOSS:
+            results.append(PodResult(round=m.round, players=m.players, late_loss=True))
         elif m.outcome == Outcome.WIN:
             results.append(PodResult(round=m.round, players=m.players, winner=m.winner))
         elif m.outcome in (Outcome.DRAW, Outcome.DOUBLE_LOSS):

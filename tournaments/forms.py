@@ -16,9 +16,13 @@ from .models import (
     StaffRole,
     Structure,
 )
+from .multiplayer import allowed_cuts
 from .rulesets import RULESETS, Ruleset
 
 TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 32, 64)]
+# Multiplayer pod cuts (MP-SE-1) offered beside them; EventForm.clean keeps each ruleset
+# to its own sizes.
+POD_ONLY_CUTS = [(n, f"Top {n} (multiplayer pods)") for n in (7, 10, 13, 40)]
 
 # How the age divisions are paired: {division code: pod} (P-AGE-2, P-AGE-3, P-AGE-6).
 DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
@@ -67,7 +71,12 @@ class EventForm(forms.Form):
         help_text="Day 2 cut: 19+ match points or the top 32, whichever is larger (P-D2-1).",
     )
     top_cut_size = forms.TypedChoiceField(
-        choices=TOP_CUT_CHOICES, coerce=int, initial=0, label="Top cut"
+        choices=sorted(TOP_CUT_CHOICES + POD_ONLY_CUTS),
+        coerce=int,
+        initial=0,
+        label="Top cut",
+        help_text="Head-to-head: 2, 4, 8, 16, 32 or 64. Multiplayer pods: 4, 7, 10, 13, 16, "
+        "40 or 64 (MP-SE-1).",
     )
     third_place_playoff = forms.BooleanField(required=False, label="3rd/4th place playoff")
     prizes = forms.CharField(
@@ -89,6 +98,15 @@ class EventForm(forms.Form):
         label="Awards Championship Points",
         help_text="Adding a player after round 2 then needs an explicit override (P-LATE-1).",
     )
+
+    def clean(self) -> dict[str, Any]:
+        """The top cut must be one the chosen ruleset plays (MP-SE-1 pods, else P-TC-1)."""
+        data = super().clean() or {}
+        cut, ruleset = data.get("top_cut_size"), data.get("ruleset")
+        if cut is not None and ruleset and cut not in allowed_cuts(ruleset):
+            sizes = ", ".join(str(n) for n in allowed_cuts(ruleset) if n)
+            self.add_error("top_cut_size", f"This ruleset's top cut is none or {sizes}.")
+        return data
 
     def service_kwargs(self) -> dict[str, Any]:
         """The cleaned data as keyword arguments of ``services.event_create``."""
@@ -291,9 +309,34 @@ class GameScoreForm(forms.Form):
 
 
 class ReasonGameScoreForm(GameScoreForm):
-    """A judge's correction or a dispute resolution of a best-of-3 match, with a reason."""
+    """A judge's correction or a dispute resolution of a best-of-3 match, with a reason.
+    ``result`` "double-loss" records a double loss (R-6): the games are then ignored
+    (the form shows the recorded ones) and ``cleaned_data["games"]`` is None."""
 
+    result = forms.ChoiceField(
+        choices=[("", "The game score"), ("double-loss", "Double loss")], required=False
+    )
     reason = forms.CharField(max_length=500, label="Reason")
+
+    def clean(self) -> dict[str, Any]:
+        if self.cleaned_data.get("result") == "double-loss":
+            self.cleaned_data["games"] = None
+            return self.cleaned_data
+        return super().clean()
+
+
+class PlayerGameReportForm(GameScoreForm):
+    """A player's own report of a best-of-3 match on their private link: a quick button
+    or the games typed in, *from the player's side* (``wins_1`` = games they won,
+    ``wins_2`` = games their opponent won); the view turns it into seat order."""
+
+    match = forms.IntegerField(widget=forms.HiddenInput)
+    version = None  # type: ignore[assignment]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["wins_1"].label = "Games you won"
+        self.fields["wins_2"].label = "Games your opponent won"
 
 
 class EventOptionsForm(forms.Form):

@@ -10,14 +10,17 @@ projector shows the same time whatever its own clock says.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .round_tables import recommend
+from .rulesets import get_ruleset
 
 POD_RULESET = "mtg-multiplayer"
 POD_SIZES = (4, 3)
 POD_CUT_SIZES = (4, 7, 10, 13, 16, 40, 64)  # MP-SE-1 (pairings.engine.pod_elimination)
+BRACKET_CUTS = (2, 4, 8, 16, 32, 64)  # head-to-head brackets: powers of two (P-TC-1)
 SWISS_SECONDS = 80 * 60  # MP-TIME-1: Swiss rounds are 80 minutes
 LAST_TURN_SECONDS = 30 * 60  # MP-TIME-1: the hard last-turn limit after time is called
 INTENTIONAL_DRAW_SECONDS = 150 * 60  # MP-TIME-1: top cut after an intentional draw
@@ -26,6 +29,12 @@ INTENTIONAL_DRAW_SECONDS = 150 * 60  # MP-TIME-1: top cut after an intentional d
 def uses_pods(event: Any) -> bool:
     """True for events played in multiplayer pods (the ``mtg-multiplayer`` ruleset)."""
     return bool(event.ruleset == POD_RULESET)
+
+
+def allowed_cuts(ruleset: str) -> tuple[int, ...]:
+    """Top-cut sizes an event of ``ruleset`` may announce (0 = none): the pod cuts 4, 7,
+    10, 13, 16, 40, 64 for multiplayer pods (MP-SE-1, P-RT-6), else powers of two (P-TC-1)."""
+    return (0, *(POD_CUT_SIZES if ruleset == POD_RULESET else BRACKET_CUTS))
 
 
 def pod_size(event: Any) -> int:
@@ -38,6 +47,16 @@ def pod_size(event: Any) -> int:
 def points_per_win(event: Any) -> int:
     """MP-PTS-1: ``2n − 1`` match points per win (7 with pods of 4, also in a pod of 3)."""
     return 2 * pod_size(event) - 1
+
+
+def match_points_rule(event: Any) -> Callable[[int, int], int]:
+    """``(wins, shared draws) → match points`` for the event's pages: ``2n − 1`` per win
+    and 1 per draw the player shared (MP-PTS-1, the standings strategy's own
+    ``points_per_win``) for pod events, the ruleset's table otherwise."""
+    if not uses_pods(event):
+        return get_ruleset(event.ruleset).match_points
+    per_win = points_per_win(event)
+    return lambda wins, draws: wins * per_win + draws
 
 
 def pod_recommendation(players: int) -> tuple[int, int]:

@@ -42,6 +42,7 @@ CAPABILITIES: dict[str, tuple[frozenset[str], str]] = {
     ),
     "resolve": (ALL_STAFF, "Only the staff of this event can handle disputes."),
     "audit": (ALL_STAFF, "Only the staff of this event can read its audit trail."),
+    "decklists": (ALL_STAFF, "Only the staff of this event can handle deck lists."),
     "manage": (
         frozenset({StaffRole.ORGANISER}),
         "Only the organisers of this event can manage its staff and settings.",

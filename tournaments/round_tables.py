@@ -215,6 +215,27 @@ TABLE_FOR_RULESET = {
 }
 
 
+def table_for_event(
+    ruleset: str,
+    structure: str = "",
+    options: Mapping[str, object] | None = None,
+    *,
+    two_day: bool = False,
+) -> RoundTable:
+    """The round table an event reads: its ruleset's (:data:`TABLE_FOR_RULESET`), with
+    ``pokemon-2009`` by the announced structure (P-RT-4: Swiss, Swiss plus single
+    elimination, single elimination), ``mtg`` with a draft playoff (P-RT-5, M-SE-1) and
+    the Pokémon two-day table when the organiser chooses two days (P-RT-2)."""
+    table_id = TABLE_FOR_RULESET.get(ruleset, "pokemon-tcg")
+    if two_day and table_id == "pokemon-tcg":
+        table_id = "pokemon-tcg-two-day"
+    if ruleset == "pokemon-2009" and structure in ("swiss", "single-elimination"):
+        table_id = f"pokemon-2009-{structure}"
+    if table_id == "mtg" and (options or {}).get("playoff_seating") == "draft":
+        table_id = "mtg-draft-playoff"  # P-RT-5: 9–16 → 4 rounds, top 8 with a draft
+    return get_table(table_id)
+
+
 def get_table(table: str | RoundTable) -> RoundTable:
     """A table by its id or its ruleset's id; raises KeyError naming the known ids."""
     if isinstance(table, RoundTable):

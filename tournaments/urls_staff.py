@@ -8,7 +8,7 @@ the ``staff`` namespace.
 
 from django.urls import path
 
-from .views import audit, desk, games, pods, printing, staff, team
+from .views import audit, desk, discipline, games, pods, printing, staff, team
 
 E = "e/<slug:slug>/staff/"
 R = f"{E}rounds/<int:round_id>/"
@@ -23,6 +23,11 @@ urlpatterns = [
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),
     path(f"{P}division/", staff.player_division, name="player_division"),
+    path(f"{P}disqualify/", discipline.player_disqualify, name="player_disqualify"),
+    path(f"{P}decklist/", discipline.decklist_record, name="decklist_record"),
+    path(f"{E}decklists/", discipline.decklists, name="decklists"),
+    path(f"{E}deck-check/", discipline.deck_check, name="deck_check"),
+    path(f"{E}disqualify/", discipline.player_disqualify, name="disqualify"),
     path(f"{P}link/", team.player_link, name="player_link"),
     path(f"{P}link/reset/", team.player_link_reset, name="player_link_reset"),
     path(R, staff.round_detail, name="round"),
@@ -34,6 +39,7 @@ urlpatterns = [
     path(f"{M}pod-result/", pods.pod_result, name="pod_result"),
     path(f"{M}intentional-draw/", pods.pod_intentional_draw, name="pod_intentional_draw"),
     path(f"{M}pod-correct/", pods.pod_correct, name="pod_correct"),
+    path(f"{M}pod-dispute/", pods.pod_dispute_resolve, name="pod_dispute_resolve"),
     path(f"{E}pod-structure/", pods.pod_structure, name="pod_structure"),
     path(f"{M}games/", games.match_games, name="match_games"),
     path(f"{M}accept/", desk.report_accept, name="report_accept"),

@@ -67,6 +67,8 @@ class Problem:
         self.members: list[list[int]] = [[] for _ in self.bracket_points]
         for node, b in enumerate(self.bracket):
             self.members[b].append(node)
+        # The ids of each bracket, for "rematch avoided" (``swiss.rematch_avoided``).
+        self.bracket_ids = [frozenset(self.ids[n] for n in m) for m in self.members]
         self.bye = -1
         self.bye_ok: frozenset[int] = frozenset()
         if bye_points is not None:

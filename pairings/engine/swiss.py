@@ -16,6 +16,13 @@ Decisions documented here (RULES.md leaves them open):
   does someone of the lowest bracket get a second one; the round says so in ``notes``.
   Among the eligible players the choice minimises rematches and pair-downs first, then
   is random.
+* "Rematch avoided" (the ``why`` suffix ``"; rematch avoided"``): a table is marked when
+  one of its two players has a previous opponent (this phase) who is in this round with
+  the same match points as that player, i.e. a same-bracket candidate the pairing had to
+  skip because they already met. For a same-record table that means the players would
+  have been free to meet that opponent instead; for a pair-down it means the paired-down
+  player's own bracket held an opponent they could not meet. Round 1 never has one; a
+  rematch table ("rematch: no alternative") is never marked.
 * Quality order (P-SW-4 before P-SW-7): fewest rematches, then fewest bracket boundaries
   crossed by pair-downs (a pairing that skips a bracket counts as one pair-down per
   boundary: P-SW-3 pairs down into the *next lower* bracket only), then the smallest
@@ -36,6 +43,7 @@ BYE_WHY = "bye: lowest bracket, random"
 BYE_MOVED_UP_WHY = "bye: lowest bracket without a bye, random"
 REMATCH_WHY = "rematch: no alternative"
 SAME_RECORD_WHY = "same record"
+AVOIDED_WHY = "; rematch avoided"
 DIVISION_WHY = "division over record"
 OTHER_DIVISION_WHY = "other division"
 
@@ -141,13 +149,31 @@ def describe(problem: Problem, pairs: list[Pair], explain: Explain) -> tuple[Pai
 
 
 def explain_record(problem: Problem, a: int, b: int) -> str:
-    """Ordinary Swiss: rematch, pair-down or same record (P-SW-3, P-SW-4)."""
+    """Ordinary Swiss: rematch, pair-down or same record (P-SW-3, P-SW-4), with
+    ``"; rematch avoided"`` when :func:`rematch_avoided` holds."""
+    record = _record(problem, a, b)
+    if record != REMATCH_WHY and rematch_avoided(problem, a, b):
+        return record + AVOIDED_WHY
+    return record
+
+
+def _record(problem: Problem, a: int, b: int) -> str:
     if problem.is_rematch(a, b):
         return REMATCH_WHY
     high, low = problem.points[a], problem.points[b]
     if high != low:
         return f"paired down from {high} points"
     return SAME_RECORD_WHY
+
+
+def rematch_avoided(problem: Problem, a: int, b: int) -> bool:
+    """P-SW-4: True when player ``a`` or ``b`` has a previous opponent in this round with
+    the same match points as that player (a same-bracket candidate skipped because they
+    already met). See the module docstring for the exact definition."""
+    return any(
+        not problem.opponents[node].isdisjoint(problem.bracket_ids[problem.bracket[node]])
+        for node in (a, b)
+    )
 
 
 def age_explainer(levels: AgeLevels) -> Explain:
@@ -161,14 +187,15 @@ def age_explainer(levels: AgeLevels) -> Explain:
     mixed = {pts for pts, names in seen.items() if len(names) > 1}
 
     def explain(problem: Problem, a: int, b: int) -> str:
-        record = explain_record(problem, a, b)
+        record = _record(problem, a, b)
         if record == REMATCH_WHY:
             return record
+        suffix = AVOIDED_WHY if rematch_avoided(problem, a, b) else ""
         if division[a] != division[b]:
-            return f"{OTHER_DIVISION_WHY}: {record}"
+            return f"{OTHER_DIVISION_WHY}: {record}{suffix}"
         if record != SAME_RECORD_WHY and mixed & {problem.points[a], problem.points[b]}:
-            return f"{DIVISION_WHY}: {record}"
-        return record
+            return f"{DIVISION_WHY}: {record}{suffix}"
+        return record + suffix
 
     return explain
 

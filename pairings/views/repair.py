@@ -11,9 +11,11 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.errors import MatchslipError
 from tournaments.models import Event, Round
+from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required
 from tournaments.views.common import int_param
 
+from ..pod_services import pod_round_repair
 from ..repair_services import round_repair, round_repair_preview
 
 
@@ -23,6 +25,8 @@ def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """GET: preview the minimal re-pair with a fresh seed. POST: apply the previewed
     one (same seed; refused when anything changed since, or once the round started)."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
+    if uses_pods(event):  # pods are paired again whole (MP-PAIR-1, pod_round_repair)
+        return _pod_repair(request, event, rnd)
     if request.method == "POST":
         seed = int(request.POST.get("seed", "0") or 0)
         try:
@@ -48,3 +52,17 @@ def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     ]
     context = {"event": event, "round": rnd, "preview": preview, "changes": changes}
     return render(request, "pairings/staff/repair.html", context)
+
+
+def _pod_repair(request: HttpRequest, event: Event, rnd: Round) -> HttpResponse:
+    """GET: say what re-pairing a pod round does. POST: pair it again (new seed)."""
+    if request.method == "GET":
+        context = {"event": event, "round": rnd, "pods": True}
+        return render(request, "pairings/staff/repair.html", context)
+    try:
+        new = pod_round_repair(round=rnd, by=request.user)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+        return redirect("staff:round", event.slug, rnd.pk)
+    messages.success(request, f"Round {new.number} paired again from the corrected standings.")
+    return redirect("staff:round", event.slug, new.pk)

@@ -22,7 +22,7 @@ from ..checkin_services import age_plan
 from ..checkin_services import checkin_close as checkin_close_service
 from ..flight_services import division_flight_options, flights_assign
 from ..pods import event_pods
-from ..services import pairing_request, pod_states
+from ..services import cut_decklists, pairing_request, pod_states
 
 RUN_TEMPLATE = "pairings/staff/run.html"
 
@@ -47,6 +47,10 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "divisions": divisions_for_event(event),
         "pods": pods,
         "rounds": rounds_for_staff(event),
+        # P-POST-5: deck lists of the players about to make the top cut.
+        "cut_decklists": [
+            (state.label, rows) for state, _ in pods if (rows := cut_decklists(event, state.pod))
+        ],
         **_checkin_context(event),
     }
     return render(request, "pairings/staff/dashboard.html", context)

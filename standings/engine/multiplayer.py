@@ -22,6 +22,9 @@ Decisions where the rules are silent (defaults, documented for the organiser):
 * A bye is one game won for game points (``2n − 1``); a result without ``games`` is a
   best-of-one: one game with the match's winner, or a drawn game worth 1 to every
   player not in ``draw_excluded``.
+* A late entrant's automatic loss (P-LATE-1) is a ``PodResult`` with ``late_loss=True``
+  and the player alone: a round played with 0 points, counted in MWP's matches played
+  (as I-5 does for Pokémon), with no opponents and no phantom (nobody was faced).
 * Players still tied after OMWP are ordered at random from ``seed`` (as I-6 does for
   Pokémon), reproducibly whatever the input order. Disqualified entrants are listed
   last with ``place=None``; their results still count for their opponents.
@@ -59,6 +62,8 @@ class PodResult:
     draw_excluded: players who conceded or received a match-loss penalty: they get no
         point from a draw (MP-PTS-1, addendum 2.1A). Must not contain the winner.
     games: the games played, for game points; empty = best-of-one (see module notes).
+    late_loss: the single player lost the round by entering late (P-LATE-1): 0 points,
+        one match played, no opponents.
     """
 
     round: int
@@ -66,10 +71,11 @@ class PodResult:
     winner: str | None = None
     draw_excluded: frozenset[str] = frozenset()
     games: tuple[PodGame, ...] = field(default=())
+    late_loss: bool = False
 
     @property
     def is_bye(self) -> bool:
-        return len(self.players) == 1
+        return len(self.players) == 1 and not self.late_loss
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +128,10 @@ def points_per_win(standard: int = 4) -> int:
 
 def match_points(result: PodResult, player: str, *, standard: int = 4) -> int:
     """Points ``player`` earns from ``result`` (MP-PTS-1): ``2n − 1`` for a win or a bye,
-    1 for a draw unless the player is in ``draw_excluded``, 0 for a loss."""
+    1 for a draw unless the player is in ``draw_excluded``, 0 for a loss (a late-entry
+    loss included, P-LATE-1)."""
+    if result.late_loss:
+        return 0
     if result.is_bye or result.winner == player:
         return points_per_win(standard)
     if result.winner is None and player not in result.draw_excluded:
@@ -223,6 +232,9 @@ def _add(t: _Tally, result: PodResult, pid: str, standard: int) -> None:
         t.byes += 1
         return
     t.played += 1
+    if result.late_loss:  # P-LATE-1: a round played and lost, nobody faced
+        t.losses += 1
+        return
     t.opponents.extend(o for o in result.players if o != pid)
     t.phantoms += max(0, standard - len(result.players))
     if result.winner == pid:

@@ -19,6 +19,8 @@
     var cut = document.getElementById("id_top_cut_size");
     if (rounds) rounds.value = button.dataset.fillRounds;
     if (cut) cut.value = button.dataset.fillCut;
+    var day2 = document.getElementById("id_day2_rounds");  // P-RT-2 two-day table
+    if (day2 && button.dataset.fillDay2 !== undefined) day2.value = button.dataset.fillDay2;
   });
 
   // A failed HTMX request (server error, lost connection) says so instead of doing nothing.

@@ -167,7 +167,7 @@ def test_P_SW_4_no_rematch_still_beats_division():
     players += [player("S1", 3, "senior"), player("S2", 3, "senior")]
     result = pair(players)
     assert result.rematches == 0
-    assert all(p.why == "other division: same record" for p in result.pairings)
+    assert all(p.why == "other division: same record; rematch avoided" for p in result.pairings)
 
 
 def test_P_SW_5_bye_stays_a_pod_rule_in_age_modified_pods():

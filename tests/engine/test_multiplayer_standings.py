@@ -385,3 +385,15 @@ def test_MP_TB_standings_are_reproducible_with_random_results():
             results.append(PodResult(number, pod, rng.choice([None, *pod])))
     first = multiplayer_standings(entrants(ids), results, rounds=3, seed=9)
     assert first == multiplayer_standings(entrants(ids[::-1]), results[::-1], rounds=3, seed=9)
+
+
+def test_P_LATE_1_a_late_entry_loss_is_a_round_played_with_no_points():
+    late = PodResult(round=1, players=("L",), late_loss=True)
+    assert not late.is_bye
+    assert match_points(late, "L") == 0 and game_points(late, "L") == 0
+    results = [late, PodResult(round=2, players=("L", "a", "b", "c"), winner="L")]
+    rows = {r.player: r for r in multiplayer_standings(entrants("Labc"), results, rounds=2)}
+    line = rows["L"]
+    assert (line.match_points, line.wins, line.losses, line.byes) == (7, 1, 1, 0)
+    assert line.mwp == Fraction(7, 14)  # the late loss counts as a match played (I-5)
+    assert line.omwp == Fraction(1, 7)  # no opponent and no phantom from the late loss

@@ -268,8 +268,8 @@ def test_P_SW_7_fewest_pair_downs_then_shortest():
         assert partner(result, "C") in {"A", "B"}
         assert result.pair_downs == 2
         assert sorted(p.why for p in result.pairings) == [
-            "paired down from 6 points",
-            "paired down from 6 points",
+            "paired down from 6 points; rematch avoided",
+            "paired down from 6 points; rematch avoided",
             "same record",
         ]
 

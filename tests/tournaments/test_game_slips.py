@@ -186,13 +186,16 @@ def test_M_MATCH_1_a_judge_corrects_the_games_with_a_reason():
 
 
 @pytest.mark.django_db
-def test_agreeing_player_reports_of_a_best_of_3_match_wait_for_the_game_score():
+def test_M_MATCH_1_player_reports_of_a_best_of_3_match_need_the_game_score():
     ev, rnd, regs, org = bo3_round()
     m = table(rnd, 1)
-    services.report_submit(match=m, registration=regs[0], outcome="win", winner=regs[0])
-    state = services.report_submit(match=m, registration=regs[1], outcome="win", winner=regs[0])
-    assert state == "held"
-    assert table(rnd, 1).outcome == Outcome.PENDING
+    with pytest.raises(InvalidInput, match="Enter the game score"):
+        services.report_submit(match=m, registration=regs[0], outcome="win", winner=regs[0])
+    assert not m.reports.exists()
+    services.report_submit(match=m, registration=regs[0], games=(2, 1, 0))
+    state = services.report_submit(match=m, registration=regs[1], games=(2, 1, 0))
+    assert state == "recorded"
+    assert (table(rnd, 1).winner_id, table(rnd, 1).games) == (regs[0].pk, [2, 1, 0])
 
 
 # --- the staff round page -------------------------------------------------------------
@@ -322,16 +325,16 @@ def test_M_MATCH_1_the_judges_correction_page_takes_the_games(client):
 
 
 @pytest.mark.django_db
-def test_M_MATCH_1_staff_resolve_a_held_best_of_3_report_with_the_games(client):
+def test_M_MATCH_1_staff_resolve_a_disputed_best_of_3_report_with_the_games(client):
     ev, rnd, regs, org = bo3_round()
     m = table(rnd, 1)
-    services.report_submit(match=m, registration=regs[0], outcome="win", winner=regs[0])
-    services.report_submit(match=m, registration=regs[1], outcome="win", winner=regs[0])
+    services.report_submit(match=m, registration=regs[0], games=(2, 1, 0))
+    services.report_submit(match=m, registration=regs[1], games=(2, 0, 0))
     client.force_login(factories.staff(ev, StaffRole.SCOREKEEPER))
     page = client.get(reverse("staff:disputes", args=[ev.slug])).content.decode()
-    assert 'name="wins_1"' in page and "Accept:" not in page  # the games are needed
+    assert 'name="wins_1"' in page and "Accept:" not in page  # disputed: staff decide
     accept = client.post(reverse("staff:report_accept", args=[ev.slug, m.pk]), follow=True)
-    assert "Enter the game score" in accept.content.decode()
+    assert "resolve it as a dispute" in accept.content.decode()
     client.post(
         reverse("staff:dispute_resolve", args=[ev.slug, m.pk]),
         {"wins_1": 2, "wins_2": 1, "draws": 0, "version": 0, "reason": "slip 2-1"},

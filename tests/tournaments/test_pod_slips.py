@@ -204,4 +204,5 @@ def test_player_page_shows_the_pod_in_seat_order(client, pod_round):
     third = seats(t1)[2]
     html = client.get(f"/e/{rnd.event.slug}/p/{third.report_token}/").content.decode()
     assert "<strong>you, seat 3</strong>" in html and seats(t1)[0].player.name in html
-    assert "I won" not in html  # pods are reported by staff (self-reports are head-to-head)
+    assert "I lost" not in html  # pods report a winner or a draw (test_pod_reports)
+    assert "/pod-report/" in html and f"{seats(t1)[0].player.name} won</button>" in html

@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from ..rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
-from ..rulesets import clean_options
+from ..rulesets import Ruleset, clean_options, get_ruleset
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
@@ -124,6 +124,36 @@ def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
     return RoundData(number, phase, matches)
 
 
+def _check_results(ruleset_id: str, rounds: list[RoundData]) -> None:
+    """Head-to-head results the ruleset allows, as a match slip would (``results``):
+    no tie under ``pokemon-2009`` or ``bo3-wins-against``, none in single elimination
+    (M-SE-2, P-SE), and a best-of-3 game record that is possible and gives the result
+    (M-MATCH-1). Raises EventFileError naming the match."""
+    ruleset = get_ruleset(ruleset_id)
+    for i, rd in enumerate(rounds):
+        elimination = rd.phase in ("top-cut", "single-elimination")
+        for j, m in enumerate(rd.matches):
+            if len(m.players) == 2:
+                _check_match(ruleset, m, elimination, f"rounds[{i}].matches[{j}]")
+
+
+def _check_match(ruleset: Ruleset, m: MatchData, elimination: bool, where: str) -> None:
+    if m.outcome == "draw" and not ruleset.allows_ties:
+        raise EventFileError(f"{where}.result: the {ruleset.label} rules have no ties")
+    if m.outcome == "draw" and elimination:
+        raise EventFileError(
+            f"{where}.result: a single-elimination match cannot be a draw (M-SE-2)"
+        )
+    if m.games is None or not ruleset.game_record or m.outcome not in ("win", "draw"):
+        return
+    try:
+        verdict, index = ruleset.game_verdict(tuple(m.games), elimination=elimination)
+    except (TypeError, ValueError) as e:
+        raise EventFileError(f"{where}.games: impossible game record {e} (M-MATCH-1)") from None
+    if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
+        raise EventFileError(f"{where}.games: {m.games} does not give this result (M-MATCH-1)")
+
+
 def _divisions(
     doc: dict[str, Any], players: list[PlayerData], rounds: list[RoundData]
 ) -> list[DivisionData]:
@@ -177,6 +207,7 @@ def parse_event_json(doc: Any) -> EventData:
     if len(ids) != len(players):
         raise EventFileError("players: duplicate player id")
     rounds = [_round(r, i, ids) for i, r in enumerate(doc.get("rounds", []))]
+    _check_results(ruleset, rounds)
     return EventData(
         name=_req(doc, "name", "", str),
         ruleset=ruleset,

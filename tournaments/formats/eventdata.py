@@ -19,6 +19,7 @@ class PlayerData:
     late: bool = False
     dropped_after_round: int | None = None
     disqualified: bool = False
+    flight: int | None = None  # P-FL: the flight of a flighted division (TOM subgroup)
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class DivisionData:
     pod: str
     swiss_rounds: int
     top_cut: int = 0
+    flights: int = 0  # P-FL: 2, 4, 8 or 16 flights (TOM subgroups), 0 = none
 
 
 @dataclass(frozen=True)

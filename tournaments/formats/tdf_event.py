@@ -46,10 +46,26 @@ def _division_data(t: TdfTournament, used: set[str]) -> list[DivisionData]:
                 category = next(k for k, v in STANDINGS_DIVISION.items() if v == code)
                 out.append(
                     DivisionData(
-                        code, _pod_name(pod.category), len(pod.swiss_rounds), cuts.get(category, 0)
+                        code,
+                        _pod_name(pod.category),
+                        len(pod.swiss_rounds),
+                        cuts.get(category, 0),
+                        flights=len(pod.subgroups) if len(pod.subgroups) > 1 else 0,
                     )
                 )
     return out
+
+
+def _flights(t: TdfTournament) -> dict[str, int]:
+    """P-FL: a pod with several ``<subgroup>``s is a flighted division; each player's
+    flight is the position of their subgroup (1 first)."""
+    return {
+        pid: n
+        for pod in t.pods
+        if len(pod.subgroups) > 1
+        for n, (_, ids) in enumerate(pod.subgroups, start=1)
+        for pid in ids
+    }
 
 
 def _match(m: TdfMatch) -> MatchData:
@@ -60,6 +76,7 @@ def _match(m: TdfMatch) -> MatchData:
 def tdf_event_data(t: TdfTournament) -> EventData:
     """Convert a parsed TOM file into ``EventData`` (ids are TOM userids)."""
     division_of = _divisions_of_players(t)
+    flight_of = _flights(t)
     players = [
         PlayerData(
             id=p.userid,
@@ -69,6 +86,7 @@ def tdf_event_data(t: TdfTournament) -> EventData:
             player_id=p.userid,
             late=not p.starter,
             dropped_after_round=p.dropped_round,
+            flight=flight_of.get(p.userid),
         )
         for p in t.players
     ]

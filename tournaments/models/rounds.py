@@ -165,6 +165,8 @@ class SelfReport(models.Model):
     One report per player per match (the database refuses a second); the player may
     change it until the opponent confirms (reports the same result). Reports are never
     deleted: they stay next to the recorded result, which a staff entry overrides.
+    ``games``: the game record of a best-of-3 ruleset (wins of seat 1, wins of seat 2,
+    drawn games; M-MATCH-1), part of what the two players must agree on.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
@@ -173,6 +175,7 @@ class SelfReport(models.Model):
     winner = models.ForeignKey(
         Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    games = models.JSONField(null=True, blank=True)
     changes = models.PositiveSmallIntegerField(default=0)
     reported_at = models.DateTimeField(auto_now=True)
 
@@ -196,5 +199,17 @@ class SelfReport(models.Model):
     def __str__(self) -> str:
         return f"{self.match} · report of {self.registration_id}"
 
+    def differs_from(self, match: Match) -> bool:
+        """The report says something else than the match's recorded result (a report
+        with a game record differs when the recorded games differ, M-MATCH-1)."""
+        if (self.outcome, self.winner_id) != (match.outcome, match.winner_id):
+            return True
+        return self.games is not None and self.games != match.games
+
     def same_result(self, other: SelfReport) -> bool:
-        return (self.outcome, self.winner_id) == (other.outcome, other.winner_id)
+        """Both reports say the same result, game record included (M-MATCH-1)."""
+        return (self.outcome, self.winner_id, self.games) == (
+            other.outcome,
+            other.winner_id,
+            other.games,
+        )

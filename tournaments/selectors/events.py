@@ -10,6 +10,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 
 from ..models import Division, Event, EventStaff, Registration, StaffRole
 from ..multiplayer import pod_recommendation, uses_pods
+from ..round_tables import recommend, table_for_event
 
 # P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
 P_RT_1 = (
@@ -49,11 +50,29 @@ class DivisionSummary:
     rounds: int
     cut: int
     recommended: tuple[int, int]
+    rule: str = "P-RT-1"  # the round table read (P-RT-1 … P-RT-7)
+
+
+def _recommended(event: Event, active: int) -> tuple[tuple[int, int], str]:
+    """((Swiss rounds, cut), rule) for a division of ``active`` players from the event's
+    round table: P-RT-1 for ``pokemon``, P-RT-6 for pods, else the ruleset's own table
+    (P-RT-4 ``pokemon-2009``, P-RT-5 ``mtg``, P-RT-7 ``bo3-wins-against``), read at its
+    first row for fewer players. Single-elimination rows recommend 0 Swiss rounds."""
+    if uses_pods(event):
+        return pod_recommendation(active), "P-RT-6"
+    if event.ruleset == "pokemon":
+        return recommended_structure(active), "P-RT-1"
+    table = table_for_event(
+        event.ruleset, event.structure, event.options, two_day=event.day2_rounds > 0
+    )
+    first = table.rows[0].low if table.rows else 2
+    rec = recommend(table, max(active, first))
+    return (rec.rounds, rec.cut), table.rule
 
 
 def divisions_for_event(event: Event) -> list[DivisionSummary]:
     """Each division with its player counts and announced and recommended structure
-    (P-RT-1 by the active players of the division). 1 query."""
+    (the event's round table by the active players of the division). 1 query."""
     rows = (
         Division.objects.filter(event=event)
         .annotate(
@@ -68,20 +87,23 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
         )
         .select_related("event")
     )
-    return [
-        DivisionSummary(
-            d.code,
-            d.get_code_display(),
-            d.pod,
-            d.n,
-            d.active,
-            d.rounds,
-            d.cut,
-            # P-RT-6 for pod events: each smaller pod counts as one more player
-            pod_recommendation(d.active) if uses_pods(event) else recommended_structure(d.active),
+    out = []
+    for d in rows:
+        recommended, rule = _recommended(event, d.active)
+        out.append(
+            DivisionSummary(
+                d.code,
+                d.get_code_display(),
+                d.pod,
+                d.n,
+                d.active,
+                d.rounds,
+                d.cut,
+                recommended,
+                rule,
+            )
         )
-        for d in rows
-    ]
+    return out
 
 
 def events_for_home(user: Any, limit: int = 30) -> tuple[list[Event], list[Event]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Count, QuerySet
+
 from ..models import Event, Match, MatchSeat, Outcome, Registration, RoundStatus, SelfReport
 from .rounds import PUBLIC_STATUSES, MatchView, RoundView, _round_views, match_for_staff
 
@@ -28,10 +30,13 @@ class ReportSummary:
     lines: tuple[ReportLine, ...]
 
 
-def report_text(outcome: str, winner_name: str | None) -> str:
+def report_text(outcome: str, winner_name: str | None, games: list[int] | None = None) -> str:
+    """What a player reported: "Ash wins", "Tie", "Double loss"; with a best-of-3 game
+    record, the winner's games first ("Ash wins 2-1-0", M-MATCH-1)."""
+    score = f" {max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}" if games else ""
     if outcome == Outcome.WIN:
-        return f"{winner_name} wins"
-    return "Tie" if outcome == Outcome.DRAW else "Double loss"
+        return f"{winner_name} wins{score}"
+    return ("Tie" if outcome == Outcome.DRAW else "Double loss") + score
 
 
 def _summaries(reports: list[SelfReport], matches: dict[int, Match]) -> dict[int, ReportSummary]:
@@ -41,22 +46,30 @@ def _summaries(reports: list[SelfReport], matches: dict[int, Match]) -> dict[int
     out = {}
     for match_id, rs in by_match.items():
         m = matches.get(match_id)
-        agree = len(rs) == 2 and rs[0].same_result(rs[1])
+        # every seated player reports: 2 at a match, 3–5 in a pod (``pod_reports``)
+        need = getattr(m, "n_seats", 2) if m is not None else 2
+        agree = len(rs) == need and all(r.same_result(rs[0]) for r in rs)
+        differ = len({(r.outcome, r.winner_id) for r in rs}) > 1
         if m is not None and m.outcome != Outcome.PENDING:
-            same = all((r.outcome, r.winner_id) == (m.outcome, m.winner_id) for r in rs)
+            same = not any(r.differs_from(m) for r in rs)
             state = "agreed" if same else "overridden"
         else:
-            state = "waiting" if len(rs) < 2 else ("held" if agree else "disputed")
+            state = "held" if agree else ("disputed" if differ or len(rs) >= need else "waiting")
         lines = tuple(
             ReportLine(
                 r.registration_id,
                 r.registration.player.name,
-                report_text(r.outcome, r.winner.player.name if r.winner else None),
+                report_text(r.outcome, r.winner.player.name if r.winner else None, r.games),
             )
             for r in rs
         )
         out[match_id] = ReportSummary(state, lines)
     return out
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """Matches with ``n_seats``: how many players must report (pods: MP-PTS-1)."""
+    return matches.annotate(n_seats=Count("seats"))
 
 
 def _reports_query():
@@ -67,7 +80,7 @@ def _reports_query():
 
 def reports_for_round(round_id: int) -> dict[int, ReportSummary]:
     """``{match id: ReportSummary}`` for the tables of a round with any report. 2 queries."""
-    matches = Match.objects.filter(round_id=round_id).in_bulk()
+    matches = _with_seats(Match.objects.filter(round_id=round_id)).in_bulk()
     return _summaries(list(_reports_query().filter(match__round_id=round_id)), matches)
 
 
@@ -90,7 +103,8 @@ def disputes_for_staff(event: Event) -> list[QueueItem]:
             match__outcome=Outcome.PENDING,
         )
     )
-    matches = Match.objects.filter(pk__in={r.match_id for r in reports}).select_related("round")
+    matches = _with_seats(Match.objects.filter(pk__in={r.match_id for r in reports}))
+    matches = matches.select_related("round")
     summaries = _summaries(reports, {m.pk: m for m in matches})
     waiting = {k: s for k, s in summaries.items() if s.state in ("held", "disputed")}
     rounds = sorted({m.round for m in matches if m.pk in waiting}, key=lambda r: (r.number, r.pod))
@@ -142,7 +156,7 @@ def page_for_player(reg: Registration) -> PlayerPage:
     match, _ = match_for_staff(seats[-1].match_id)
     summary = _summaries(
         list(_reports_query().filter(match_id=match.id)),
-        Match.objects.filter(pk=match.id).in_bulk(),
+        _with_seats(Match.objects.filter(pk=match.id)).in_bulk(),
     ).get(match.id)
     mine = (
         next((x.text for x in summary.lines if x.registration_id == reg.pk), "") if summary else ""

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, Q
 
 from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
+from ..multiplayer import match_points_rule
 from ..pods import pod_label
-from ..rulesets import get_ruleset
 
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED, RoundStatus.COMPLETE)
 LIVE_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED)
@@ -110,6 +110,7 @@ class RoundView:
     status: str
     status_label: str
     matches: tuple[MatchView, ...]
+    notes: tuple[str, ...] = ()  # the pairing engine's notes for staff (Round.notes)
 
     @property
     def results_missing(self) -> int:
@@ -138,7 +139,8 @@ def _records(
 ) -> dict[int, tuple[int, int, int]]:
     """``{registration id: (wins, losses, ties)}`` over each pod's rounds numbered below
     ``before[pod]`` (byes count as wins; double and late-entry losses as losses), for
-    every player or only ``registrations``. One query."""
+    every player or only ``registrations``. A drawn pod the player conceded counts as
+    a loss (no draw point, MP-PTS-1). One query."""
     if not before:
         return {}
     where = Q()
@@ -147,13 +149,15 @@ def _records(
     if registrations is not None:
         where &= Q(registration_id__in=list(registrations))
     rows = MatchSeat.objects.filter(where, round__event=event).values_list(
-        "registration_id", "match__outcome", "match__winner_id"
+        "registration_id", "match__outcome", "match__winner_id", "conceded"
     )
     counts: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
-    for reg_id, outcome, winner_id in rows:
+    for reg_id, outcome, winner_id, conceded in rows:
         if outcome == Outcome.BYE or (outcome == Outcome.WIN and winner_id == reg_id):
             counts[reg_id][0] += 1
-        elif outcome in (Outcome.WIN, Outcome.LOSS, Outcome.DOUBLE_LOSS):
+        elif outcome in (Outcome.WIN, Outcome.LOSS, Outcome.DOUBLE_LOSS) or (
+            outcome == Outcome.DRAW and conceded
+        ):
             counts[reg_id][1] += 1
         elif outcome == Outcome.DRAW:
             counts[reg_id][2] += 1
@@ -214,7 +218,7 @@ def _round_views(
     for m in matches:
         by_round[m.round_id].append(m)
     history = _records(event, {r.pod: r.number for r in rounds}) if records else {}
-    points = get_ruleset(event.ruleset).match_points
+    points = match_points_rule(event)  # MP-PTS-1: 2n − 1 per win in pod events
     return [
         RoundView(
             r.pk,
@@ -228,6 +232,7 @@ def _round_views(
             tuple(
                 _match_view(m, history, points) for m in sorted(by_round[r.pk], key=_table_order)
             ),
+            tuple(r.notes or ()),
         )
         for r in rounds
     ]
@@ -251,7 +256,7 @@ def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     ids = [s.registration_id for s in m.seats.all()]
     history = _records(rnd.event, {rnd.pod: rnd.number}, registrations=ids)
     missing = Match.objects.filter(round=rnd, outcome=Outcome.PENDING).count()
-    return _match_view(m, history, get_ruleset(rnd.event.ruleset).match_points), missing
+    return _match_view(m, history, match_points_rule(rnd.event)), missing
 
 
 def rounds_for_staff(event: Event) -> list[tuple[str, Round]]:

@@ -6,10 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from ..models import AuditEvent, Event, Match, Outcome, Round, RoundStatus
+from ..models import Event, Match, Outcome, Round, RoundStatus
 from ..multiplayer import Clock, clock_text, round_clock
 from ..pods import pod_label
-from ..services.pod_results import INTENTIONAL_DRAW
 from .rounds import ELIMINATION_PHASES
 
 
@@ -28,16 +27,10 @@ class RoundClock:
     final: bool
 
 
-def _intentional_draw(rnd: Round, match_ids: list[int]) -> bool:
-    return AuditEvent.objects.filter(
-        event_id=rnd.event_id,
-        action=INTENTIONAL_DRAW,
-        object_id__in=[str(i) for i in match_ids],
-    ).exists()
-
-
 def _round_clock(rnd: Round, now: dt.datetime) -> RoundClock:
-    matches = list(Match.objects.filter(round=rnd).values_list("pk", "table", "outcome"))
+    matches = list(
+        Match.objects.filter(round=rnd).values_list("table", "outcome", "intentional_draw_at")
+    )
     elimination = rnd.phase in ELIMINATION_PHASES
     final = elimination and len(matches) == 1  # one pod and no byes: the final
     started = rnd.started_at or now
@@ -46,9 +39,10 @@ def _round_clock(rnd: Round, now: dt.datetime) -> RoundClock:
         now=now,
         elimination=elimination,
         final=final,
-        intentional_draw=elimination and _intentional_draw(rnd, [m[0] for m in matches]),
+        # MP-TIME-1: the first intentional draw noted in a pod (Match.intentional_draw_at)
+        intentional_draw=elimination and any(at is not None for _, _, at in matches),
     )
-    playing = tuple(sorted(t for _, t, o in matches if o == Outcome.PENDING and t))
+    playing = tuple(sorted(t for t, o, _ in matches if o == Outcome.PENDING and t))
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
         rnd,

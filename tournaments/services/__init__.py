@@ -4,6 +4,7 @@ the admin and commands call these."""
 
 from .audit import audit_log
 from .corrections import Correction, mark_changed_brackets, result_correct
+from .decklists import deck_check_draw, decklist_record
 from .events import event_create, event_finish, unique_slug
 from .imports import event_import_tdf
 from .registrations import (
@@ -43,6 +44,8 @@ __all__ = [
     "Correction",
     "audit_log",
     "correction_window_open",
+    "deck_check_draw",
+    "decklist_record",
     "dispute_resolve",
     "event_create",
     "event_finish",

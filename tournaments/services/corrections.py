@@ -46,13 +46,20 @@ def _moved_players(m: Match, old: tuple[str, int | None]) -> set[int]:
 
 
 def mark_changed_brackets(
-    *, match: Match, old: tuple[str, int | None], by: Any, reason: str
+    *,
+    match: Match,
+    old: tuple[str, int | None],
+    by: Any,
+    reason: str,
+    moved: set[int] | None = None,
 ) -> list[Match]:
     """Flag the pairings of later Swiss rounds of the pod that seat a player whose bracket
     the change of ``match`` from ``old`` (outcome, winner id) moved; audit each flag.
-    Returns the newly flagged matches. Elimination rounds have no brackets."""
+    ``moved``: the players whose match points changed, when the caller knows better
+    (pods: a change of who conceded a draw, ``pod_results``). Returns the newly flagged
+    matches. Elimination rounds have no brackets."""
     rnd = match.round
-    moved = _moved_players(match, old)
+    moved = _moved_players(match, old) if moved is None else moved
     if not moved or rnd.phase not in SWISS_PHASES:
         return []
     later = (

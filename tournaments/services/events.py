@@ -10,6 +10,7 @@ from django.utils.text import slugify
 
 from ..errors import InvalidInput
 from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
+from ..multiplayer import POD_CUT_SIZES, POD_RULESET, allowed_cuts
 from ..rulesets import get_ruleset
 from .audit import audit_log
 
@@ -22,6 +23,15 @@ def unique_slug(name: str) -> str:
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def _check_cut(ruleset: str, cut: int) -> None:
+    """Raise InvalidInput naming the allowed sizes when ``cut`` is not one of them."""
+    if cut not in allowed_cuts(ruleset):
+        if ruleset == POD_RULESET:
+            sizes = ", ".join(map(str, POD_CUT_SIZES))
+            raise InvalidInput(f"A multiplayer top cut has 0 (none) or {sizes} players (MP-SE-1).")
+        raise InvalidInput("The top cut must be 0 (none) or a power of two from 2 to 64.")
 
 
 @transaction.atomic
@@ -51,6 +61,8 @@ def event_create(
     season_year: the year the season ends in, for the age cut-offs (P-AGE-1); None →
     from the date. awards_championship_points: late entry after round 2 needs an
     override (P-LATE-1). day2_rounds: Swiss rounds on Day 2 of a two-day event (P-D2-1).
+    top_cut_size: 0 or one of :func:`allowed_cuts` for the ruleset (MP-SE-1 pod cuts for
+    ``mtg-multiplayer``, powers of two otherwise).
     Raises InvalidInput for an empty name, an unknown ruleset or a bad top-cut size.
     """
     if not name.strip():
@@ -59,8 +71,7 @@ def event_create(
         get_ruleset(ruleset)
     except KeyError as e:
         raise InvalidInput(str(e.args[0])) from None
-    if top_cut_size not in (0, 2, 4, 8, 16, 32, 64):
-        raise InvalidInput("The top cut must be 0 (none) or a power of two from 2 to 64.")
+    _check_cut(ruleset, top_cut_size)
     event = Event.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),

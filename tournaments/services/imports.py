@@ -29,15 +29,24 @@ from ..models import (
     StaffRole,
     Structure,
 )
-from ..pods import cut_pod_name
+from ..multiplayer import allowed_cuts
+from ..pods import cut_pod_name, flight_pod
 from .audit import audit_log
 from .events import unique_slug
 
 
-def _pod_of(match: MatchData, phase: str, division_of: dict[str, DivisionData]) -> str:
+def _pod_of(
+    match: MatchData,
+    phase: str,
+    division_of: dict[str, DivisionData],
+    flight_of: dict[str, int | None] | None = None,
+) -> str:
     division = division_of[match.players[0]]
     if phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION):
         return cut_pod_name(division.code) if phase == Phase.TOP_CUT else division.pod
+    flight = (flight_of or {}).get(match.players[0])
+    if division.flights and flight:  # P-FL: each flight is its own pairing group
+        return flight_pod(division.pod, flight)
     return division.pod
 
 
@@ -83,7 +92,8 @@ def event_import(*, data: EventData, by: Any) -> Event:
         ruleset=data.ruleset,
         structure=Structure.SWISS_TOP_CUT if cut else Structure.SWISS,
         swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),
-        top_cut_size=cut if cut in (0, 2, 4, 8, 16, 32, 64) else 0,  # pod cuts: per division
+        # the ruleset's sizes (MP-SE-1 pod cuts included); each division keeps its own too
+        top_cut_size=cut if cut in allowed_cuts(data.ruleset) else 0,
         third_place_playoff=data.third_place_playoff,
         date=data.date,
         location=data.location,
@@ -93,7 +103,12 @@ def event_import(*, data: EventData, by: Any) -> Event:
     )
     divisions = {
         d.code: Division.objects.create(
-            event=event, code=d.code, pod=d.pod, swiss_rounds=d.swiss_rounds, top_cut_size=d.top_cut
+            event=event,
+            code=d.code,
+            pod=d.pod,
+            swiss_rounds=d.swiss_rounds,
+            top_cut_size=d.top_cut,
+            flights=d.flights,
         )
         for d in data.divisions
     }
@@ -108,14 +123,16 @@ def event_import(*, data: EventData, by: Any) -> Event:
             late=p.late,
             dropped_after_round=p.dropped_after_round,
             disqualified=p.disqualified,
+            flight=p.flight,
         )
     division_of = {
         p.id: next(d for d in data.divisions if d.code == p.division) for p in data.players
     }
+    flight_of = {p.id: p.flight for p in data.players}
     for rd in data.rounds:
         by_pod: dict[str, list[MatchData]] = {}
         for m in rd.matches:
-            by_pod.setdefault(_pod_of(m, rd.phase, division_of), []).append(m)
+            by_pod.setdefault(_pod_of(m, rd.phase, division_of, flight_of), []).append(m)
         for pod, matches in by_pod.items():
             _create_round(event, pod, rd, matches, regs)
     audit_log(

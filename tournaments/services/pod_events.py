@@ -16,9 +16,9 @@ from .audit import audit_log
 @transaction.atomic
 def pod_cut_set(*, event: Event, cut: int, by: Any, swiss_rounds: int | None = None) -> Event:
     """Announce a pod top cut of ``cut`` players (0, or 4, 7, 10, 13, 16, 40, 64:
-    MP-SE-1, P-RT-6) for every division, and optionally the Swiss rounds; the cut is
-    stored per division because the event's own field takes powers of two only.
-    Raises InvalidInput for another size, or once the top cut has started. Audited."""
+    MP-SE-1, P-RT-6) on the event, and optionally the Swiss rounds; division overrides
+    are cleared so every division reads the event's cut. Raises InvalidInput for another
+    size, or once the top cut has started. Audited."""
     if cut and cut not in POD_CUT_SIZES:
         sizes = ", ".join(map(str, POD_CUT_SIZES))
         raise InvalidInput(f"A multiplayer top cut has 0 or {sizes} players.")
@@ -27,11 +27,12 @@ def pod_cut_set(*, event: Event, cut: int, by: Any, swiss_rounds: int | None = N
     if event.rounds.filter(phase=Phase.TOP_CUT).exists():
         raise InvalidInput("The top cut has started: its size is fixed.")
     old = {"cut": {d.code: d.cut for d in event.divisions.all()}, "rounds": event.swiss_rounds}
-    event.divisions.update(top_cut_size=cut)
+    event.top_cut_size = cut
+    event.divisions.update(top_cut_size=None)
     if swiss_rounds is not None:
         event.swiss_rounds = swiss_rounds
-        event.save(update_fields=["swiss_rounds"])
         event.divisions.update(swiss_rounds=None)
+    event.save(update_fields=["top_cut_size", "swiss_rounds"])
     new = {"cut": cut, "rounds": event.swiss_rounds}
     audit_log(event=event, by=by, action="event.structure", obj=event, old=old, new=new)
     return event

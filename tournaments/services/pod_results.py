@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from ..errors import InvalidInput, RecordLocked, ResultConflict, RoundStateError
 from ..models import Match, MatchSeat, Outcome, Registration, RoundStatus
+from ..multiplayer import points_per_win
 from .audit import audit_log
 from .results import correction_window_open, locked_message
 from .rounds import round_complete_if_reported, standings_refresh_on_commit
@@ -82,6 +83,25 @@ def _record(m: Match, seats: list[MatchSeat], new: tuple, by: Any, reason: str) 
     )
 
 
+def _log_overrides(m: Match, by: Any, reason: str) -> None:
+    """A staff entry overrides the pod's player reports (``pod_reports``): log the ones
+    it overrode, as ``results.slip_enter`` does for head-to-head reports."""
+    if isinstance(by, Registration):
+        return
+    differing = [r for r in m.reports.select_related("registration", "winner") if r.differs_from(m)]
+    if differing:
+        audit_log(
+            event=m.round.event,
+            by=by,
+            action="report.override",
+            obj=m,
+            round_number=m.round.number,
+            old={r.registration.external_id: r.outcome for r in differing},
+            new={"outcome": m.outcome, "winner": m.winner_id},
+            reason=reason or "A staff entry overrides the players' reports.",
+        )
+
+
 @transaction.atomic
 def pod_slip_enter(
     *,
@@ -124,6 +144,7 @@ def pod_slip_enter(
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))
     _record(m, seats, new, by, reason)
+    _log_overrides(m, by, reason)
     round_complete_if_reported(rnd, by=by)
     if rnd.status == RoundStatus.COMPLETE:
         standings_refresh_on_commit(rnd.event_id)
@@ -135,9 +156,11 @@ INTENTIONAL_DRAW = "pod.intentional-draw"
 
 @transaction.atomic
 def pod_intentional_draw_note(*, match: Match, by: Any) -> Match:
-    """Note that players of a top-cut pod made an intentional draw: from then on the
-    round's 150-minute limit applies (MP-TIME-1; never in the final). Only an audit row
-    (the clock reads the first one); refused outside a started top-cut round."""
+    """Record that players of a top-cut pod made an intentional draw: the first note sets
+    ``Match.intentional_draw_at`` (later ones change nothing), and from then on the
+    round's clock applies the 150-minute limit from the round start (MP-TIME-1; the
+    final is never timed, whatever is noted). Audited. Raises RoundStateError outside a
+    started top-cut round."""
     m = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event")
@@ -146,7 +169,18 @@ def pod_intentional_draw_note(*, match: Match, by: Any) -> Match:
     rnd = m.round
     if rnd.status != RoundStatus.STARTED or rnd.phase not in ("top-cut", "single-elimination"):
         raise RoundStateError("Intentional draws start a timer only in a running top-cut round.")
-    audit_log(event=rnd.event, by=by, action=INTENTIONAL_DRAW, obj=m, round_number=rnd.number)
+    if m.intentional_draw_at is not None:
+        return m
+    m.intentional_draw_at = timezone.now()
+    m.save(update_fields=["intentional_draw_at"])
+    audit_log(
+        event=rnd.event,
+        by=by,
+        action=INTENTIONAL_DRAW,
+        obj=m,
+        round_number=rnd.number,
+        new={"intentional_draw_at": m.intentional_draw_at.isoformat()},
+    )
     return m
 
 
@@ -162,8 +196,11 @@ def pod_result_correct(
 ) -> Match:
     """A judge's correction of a recorded pod, with a reason, inside the P-POST-4 window:
     through :func:`pod_slip_enter` (lock, version check, audit row with the reason), then
-    later Swiss pods seating a player whose winner/draw changed are marked (P-SW-9).
-    Raises InvalidInput (no reason, no result yet), RecordLocked, ResultConflict."""
+    later Swiss pods seating a player whose match points changed — a new winner, a draw,
+    or a change of who conceded a draw (MP-PTS-1) — are marked (``Match.bracket_changed``,
+    the P-SW-9 analogue for pods: MP-PAIR-1 fills pods by standing, so those pods were
+    built from a stale order). Raises InvalidInput (no reason, no result yet),
+    RecordLocked, ResultConflict."""
     from .corrections import mark_changed_brackets
 
     reason = reason.strip()
@@ -179,8 +216,21 @@ def pod_result_correct(
     if not correction_window_open(m.round):
         raise RecordLocked(locked_message(m.round))
     old = (m.outcome, m.winner_id)
+    before = _points_by_seat(m)
     m = pod_slip_enter(
         match=m, winner=winner, conceded=conceded, version=version, reason=reason, by=by
     )
-    mark_changed_brackets(match=m, old=old, by=by, reason=reason)
+    after = _points_by_seat(m)
+    moved = {reg for reg, points in after.items() if points != before[reg]}
+    mark_changed_brackets(match=m, old=old, by=by, reason=reason, moved=moved)
     return m
+
+
+def _points_by_seat(m: Match) -> dict[int, int]:
+    """``{registration id: match points}`` the pod gives each player (MP-PTS-1)."""
+    per_win = points_per_win(m.round.event)
+    seats = m.seats.all()
+    if m.outcome == Outcome.WIN:
+        return {s.registration_id: per_win * (s.registration_id == m.winner_id) for s in seats}
+    draw = m.outcome == Outcome.DRAW
+    return {s.registration_id: int(draw and not s.conceded) for s in seats}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 import secrets
 from collections import Counter
 from dataclasses import dataclass
@@ -106,7 +107,7 @@ def registration_add(
     if player_id and event.registrations.filter(player__player_id=player_id).exists():
         raise InvalidInput(f"Player id {player_id} is already registered in this event.")
     division = division or _default_division(event)
-    flight = _flight_for_new_player(division)
+    flight, flight_draw = _flight_for_new_player(division)
     started = Round.objects.filter(
         event=event,
         pod=flight_pod(division.pod, flight) if flight else division.pod,
@@ -133,7 +134,8 @@ def registration_add(
         by=by,
         action="registration.add",
         obj=reg,
-        new={"name": name, "player_id": player_id, "late": reg.late, "flight": flight},
+        new={"name": name, "player_id": player_id, "late": reg.late, "flight": flight}
+        | flight_draw,
     )
     return reg
 
@@ -165,17 +167,20 @@ def _late_entry_losses(reg: Registration, started: list[Round]) -> None:
         MatchSeat.objects.create(match=match, round=rnd, registration=reg, seat=1)
 
 
-def _flight_for_new_player(division: Division) -> int | None:
+def _flight_for_new_player(division: Division) -> tuple[int | None, dict[str, Any]]:
     """P-FL-4, P-LATE-2: a player added to a flighted division joins the flight that
     started smaller (starting size plus players added since, never minus drops), a random
-    one of the smallest (as ``pairings.engine.flights.late_flight``; the choice is in the
-    audit trail). None when the division has no flights."""
+    one of the smallest. The draw is ``random.Random(seed).choice`` over the smallest, as
+    ``pairings.engine.flights.late_flight(sizes, rng=random.Random(seed))`` (I-1): the
+    seed and the sizes go in the audit row (``flight_seed``, ``flight_sizes``) so the
+    choice can be replayed. ``(None, {})`` when the division has no flights."""
     if not division.flights:
-        return None
+        return None, {}
     counts = Counter(division.registrations.values_list("flight", flat=True))
     sizes = [counts.get(n, 0) for n in range(1, division.flights + 1)]
     smallest = [n for n, size in enumerate(sizes, start=1) if size == min(sizes)]
-    return secrets.SystemRandom().choice(smallest)
+    seed = secrets.randbits(48)
+    return random.Random(seed).choice(smallest), {"flight_seed": seed, "flight_sizes": sizes}
 
 
 def _check_late_entry(event: Event, started: int, override: bool) -> None:

@@ -2,7 +2,8 @@
 results and resolve disputes (P-POST-3).
 
 Both players report the same result → it is recorded at once, or held for a staff click
-when the event says so (``Event.self_report``). They disagree → the match is disputed
+when the event says so (``Event.self_report``). Under best-of-3 rulesets the result is
+the game record (M-MATCH-1), checked by the slip validator, and both must agree on it. They disagree → the match is disputed
 and waits in the staff's disputes queue. A player may change their report until the
 opponent confirms it. A staff entry always overrides the reports and the override is
 logged (``results.slip_enter``). The match row is the lock: reports of the two players
@@ -11,6 +12,7 @@ of a match are applied one after the other.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -25,7 +27,13 @@ from ..models import (
 )
 from ..rulesets import get_ruleset
 from .audit import audit_log
-from .results import match_result_text, result_json, slip_enter, validate_result
+from .results import (
+    games_result,
+    match_result_text,
+    result_json,
+    slip_enter,
+    validate_result,
+)
 
 WAITING, HELD, DISPUTED, RECORDED = "waiting", "held", "disputed", "recorded"
 
@@ -40,7 +48,9 @@ def _locked(match: Match) -> Match:
     )
 
 
-def _check_can_report(m: Match, registration: Registration) -> None:
+def check_can_report(m: Match, registration: Registration) -> None:
+    """Raise unless ``registration`` may report ``m`` now: self-reporting on, seated at
+    the table, round in progress (also used by pod reports, ``pod_reports``)."""
     event, rnd = m.round.event, m.round
     if event.self_report == SelfReportMode.OFF:
         raise InvalidInput("Players do not report results at this event: hand in your match slip.")
@@ -50,22 +60,44 @@ def _check_can_report(m: Match, registration: Registration) -> None:
         raise RoundStateError(f"Round {rnd.number} is not in progress: results cannot be reported.")
 
 
+def games_text(games: Sequence[int] | None) -> str:
+    """A reported game record, the winner's games first ("2-1-0"), or ""."""
+    if not games:
+        return ""
+    return f"{max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}"
+
+
 def _report_text(report: SelfReport) -> str:
+    score = f" {games_text(report.games)}" if report.games else ""
     if report.winner is not None:
-        return f"{report.winner.player.name} wins"
-    return "tie" if report.outcome == "draw" else "double loss"
+        return f"{report.winner.player.name} wins{score}"
+    return ("tie" if report.outcome == "draw" else "double loss") + score
+
+
+Result = tuple[str, Registration | None, list[int] | None]
+
+
+def _reported_result(
+    m: Match, outcome: str, winner: Registration | None, games: Sequence[int] | None
+) -> Result:
+    """(outcome, winner, games) of a report, through the slip validator: best-of-3
+    rulesets derive the result from the games and refuse impossible ones (M-MATCH-1,
+    M-SE-2, no draw under ``bo3-wins-against``); others take no games."""
+    outcome, winner, stored = games_result(m, games, outcome, winner)
+    validate_result(m, outcome, winner)
+    return outcome, winner, stored if get_ruleset(m.round.event.ruleset).game_record else None
 
 
 def _save_report(
-    m: Match, reg: Registration, mine: SelfReport | None, outcome: str, winner: Any
+    m: Match, reg: Registration, mine: SelfReport | None, wanted: Result
 ) -> SelfReport:
     """Create or change the player's report and audit it (old and new value)."""
-    old = result_json(mine.outcome, mine.winner) if mine else None
+    old = result_json(mine.outcome, mine.winner, mine.games) if mine else None
     if mine is None:
         mine = SelfReport(match=m, registration=reg)
     else:
         mine.changes += 1
-    mine.outcome, mine.winner = outcome, winner
+    mine.outcome, mine.winner, mine.games = wanted
     mine.save()
     audit_log(
         event=m.round.event,
@@ -74,17 +106,25 @@ def _save_report(
         obj=m,
         round_number=m.round.number,
         old=old,
-        new=result_json(outcome, winner),
+        new=result_json(*wanted),
     )
     return mine
 
 
 @transaction.atomic
 def report_submit(
-    *, match: Match, registration: Registration, outcome: str, winner: Registration | None = None
+    *,
+    match: Match,
+    registration: Registration,
+    outcome: str = "",
+    winner: Registration | None = None,
+    games: Sequence[int] | None = None,
 ) -> str:
     """The player ``registration`` reports ``outcome`` (``win`` with ``winner``, ``draw``,
     ``double-loss``) for their match; they are the acting person (``by``).
+    games: under best-of-3 rulesets, the game record in seat order (wins of seat 1, wins
+    of seat 2, drawn games), required for a win or draw; outcome and winner follow from
+    it (``results.games_result``, M-MATCH-1) and agreement includes the games.
 
     Returns the match's state afterwards: ``waiting`` (for the opponent), ``held``
     (agreed, waiting for a staff click), ``disputed`` or ``recorded``. Sending the same
@@ -93,11 +133,11 @@ def report_submit(
     match is already recorded otherwise, or the opponent confirmed the report).
     """
     m = _locked(match)
-    _check_can_report(m, registration)
-    validate_result(m, outcome, winner)
-    wanted = (outcome, winner.pk if winner else None)
+    check_can_report(m, registration)
+    wanted = _reported_result(m, outcome, winner, games)
+    key = (wanted[0], wanted[1].pk if wanted[1] else None, wanted[2])
     if m.reported:
-        if (m.outcome, m.winner_id) == wanted:
+        if (m.outcome, m.winner_id, m.games if wanted[2] is not None else None) == key:
             return RECORDED
         text = match_result_text(m)
         raise ResultConflict(
@@ -106,14 +146,14 @@ def report_submit(
     reports = {r.registration_id: r for r in m.reports.select_related("winner__player")}
     mine = reports.pop(registration.pk, None)
     theirs = next(iter(reports.values()), None)
-    if mine and (mine.outcome, mine.winner_id) == wanted:
+    if mine and (mine.outcome, mine.winner_id, mine.games) == key:
         return _state(m, mine, theirs)
     if mine and theirs and mine.same_result(theirs):
         raise ResultConflict(
             f"Your opponent confirmed your report ({_report_text(mine)}): ask a judge to change it.",
             current=_report_text(mine),
         )
-    mine = _save_report(m, registration, mine, outcome, winner)
+    mine = _save_report(m, registration, mine, wanted)
     return _after_report(m, registration, mine, theirs)
 
 
@@ -133,15 +173,14 @@ def _after_report(m: Match, reg: Registration, mine: SelfReport, theirs: SelfRep
     if not mine.same_result(theirs):
         audit_log(event=rnd.event, by=reg, action="report.dispute", obj=m, round_number=rnd.number)
         return DISPUTED
-    # Best-of-3 rulesets record a game score the reports do not carry: staff enter it.
-    needs_games = get_ruleset(rnd.event.ruleset).game_record and mine.outcome != "double-loss"
-    if rnd.event.self_report == SelfReportMode.HOLD or needs_games:
+    if rnd.event.self_report == SelfReportMode.HOLD:
         audit_log(event=rnd.event, by=reg, action="report.agree", obj=m, round_number=rnd.number)
         return HELD
     slip_enter(
         match=m,
         outcome=mine.outcome,
         winner=mine.winner,
+        games=mine.games,
         by=reg,
         reason="Both players reported this result.",
     )
@@ -153,6 +192,10 @@ def report_accept(*, match: Match, by: Any) -> Match:
     """A staff click records the result both players reported (the ``hold`` setting).
     A second click changes nothing. Raises InvalidInput unless two reports agree."""
     m = _locked(match)
+    if m.seats.count() > 2:  # a multiplayer pod: every player's report (MP-PTS-1)
+        from .pod_reports import pod_report_accept
+
+        return pod_report_accept(match=m, by=by)
     if m.reported:
         return m
     reports = list(m.reports.select_related("winner"))
@@ -165,6 +208,7 @@ def report_accept(*, match: Match, by: Any) -> Match:
         match=m,
         outcome=reports[0].outcome,
         winner=reports[0].winner,
+        games=reports[0].games,
         by=by,
         reason="Both players reported this result; accepted by staff.",
     )

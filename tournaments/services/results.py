@@ -50,9 +50,13 @@ def locked_message(rnd: Round) -> str:
     )
 
 
-def result_json(outcome: str, winner: Registration | None) -> dict[str, Any]:
-    """A result as stored in the audit trail: ``{"outcome", "winner": external id}``."""
-    return {"outcome": outcome, "winner": winner.external_id if winner else None}
+def result_json(
+    outcome: str, winner: Registration | None, games: list[int] | None = None
+) -> dict[str, Any]:
+    """A result as stored in the audit trail: ``{"outcome", "winner": external id}``,
+    plus ``"games"`` (seat order) when it has a game record (M-MATCH-1)."""
+    data = {"outcome": outcome, "winner": winner.external_id if winner else None}
+    return data | ({"games": games} if games is not None else {})
 
 
 def _log_overrides(m: Match, by: Any, reason: str) -> None:
@@ -62,7 +66,7 @@ def _log_overrides(m: Match, by: Any, reason: str) -> None:
     differing = [
         r
         for r in SelfReport.objects.filter(match=m).select_related("registration", "winner")
-        if (r.outcome, r.winner_id) != (m.outcome, m.winner_id)
+        if r.differs_from(m)
     ]
     if not differing:
         return
@@ -72,8 +76,10 @@ def _log_overrides(m: Match, by: Any, reason: str) -> None:
         action="report.override",
         obj=m,
         round_number=m.round.number,
-        old={r.registration.external_id: result_json(r.outcome, r.winner) for r in differing},
-        new=result_json(m.outcome, m.winner),
+        old={
+            r.registration.external_id: result_json(r.outcome, r.winner, r.games) for r in differing
+        },
+        new=result_json(m.outcome, m.winner, m.games),
         reason=reason or "A staff entry overrides the players' reports.",
     )
 

@@ -38,14 +38,19 @@ def round_create(
     by: Any,
     seed: int = 0,
     flags: dict[int, tuple[bool, bool]] | None = None,
+    notes: Sequence[str] = (),
 ) -> Round:
     """Create a paired (not yet public) round from ``tables``.
 
     tables: ``(table number or None, [registrations in seat order], why)``; a single
     registration is a bye, recorded at once (P-SW-5). flags: optional
-    ``{index: (pair_down, rematch)}``. The database refuses a player seated twice.
+    ``{index: (pair_down, rematch)}``. notes: the engine's sentences for staff (an
+    unavoidable rematch, a bye moved up, unproven optimality), stored in ``Round.notes``
+    and the audit row. The database refuses a player seated twice.
     """
-    rnd = Round.objects.create(event=event, pod=pod, phase=phase, number=number, seed=seed)
+    rnd = Round.objects.create(
+        event=event, pod=pod, phase=phase, number=number, seed=seed, notes=list(notes)
+    )
     flags = flags or {}
     # Two inserts whatever the size (a 1,000-table round in well under a second); the
     # matches keep the order of ``tables`` (their pks increase in that order).

@@ -10,6 +10,7 @@ JSON: ``tournaments`` does not import ``standings``, its caller computes them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..formats.tdf_export import (
@@ -24,7 +25,7 @@ from ..formats.tdf_export import (
     write_tdf,
 )
 from ..models import Event, Match, Outcome, Phase, Registration, Round
-from ..pods import cut_pod_name
+from ..pods import cut_pod_name, flight_pod
 
 #: Divisions of a pod → TOM category (P-AGE-2, P-AGE-3); an open event is written as Masters.
 CATEGORY = {
@@ -105,33 +106,60 @@ def _round(rnd: Round, stored: dict[str, Any], stamps: dict[str, str]) -> Export
     return ExportRound(rnd.number, kind, stored.get("stage", "6"), raw, _matches(rnd, stamps))
 
 
-def _subgroups(stored: dict[str, Any], ids: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The stored subgroups while they still hold exactly the pod's players, else one."""
+Groups = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _subgroups(stored: dict[str, Any], ids: list[str], flights: Groups = ()) -> Groups:
+    """The stored subgroups while they still hold exactly the pod's players; else one
+    subgroup per flight of a flighted division (P-FL), else one."""
     groups = tuple((str(n), tuple(g)) for n, g in stored.get("subgroups", []))
-    if sorted(i for _, g in groups for i in g) != sorted(ids):
-        return (("1", tuple(ids)),)
-    return groups
+    if sorted(i for _, g in groups for i in g) == sorted(ids):
+        return groups
+    return flights or (("1", tuple(ids)),)
 
 
-def _poddata(event: Event, stored: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+def _flight_groups(event: Event, codes: tuple[str, ...]) -> Groups:
+    """P-FL: ``(flight number, player ids)`` of a flighted division, TOM subgroups."""
+    rows = event.registrations.filter(division__code__in=codes, flight__isnull=False)
+    groups: dict[int, list[str]] = {}
+    for flight, ext in rows.order_by("flight", "pk").values_list("flight", "external_id"):
+        groups.setdefault(flight, []).append(ext)
+    return tuple((str(n), tuple(ids)) for n, ids in sorted(groups.items())) if groups else ()
+
+
+def _poddata(
+    event: Event, stored: dict[str, Any], subgroups: int = 1
+) -> tuple[tuple[str, str], ...]:
     return _pairs(stored.get("poddata")) or (
         ("startingtable", "1"),
         ("playoff3rd4th", "true" if event.third_place_playoff else "false"),
-        ("subgroupcount", "1"),
+        ("subgroupcount", str(subgroups)),
         ("additionalrounds", "0"),
     )
+
+
+def _merged(rounds: list[Round], stored: dict[str, Any]) -> tuple[ExportRound, ...]:
+    """One ``<round>`` per number: the flights of a division play the same rounds, so
+    their matches are written together, as TOM keeps subgroups in one pod (P-FL)."""
+    out: dict[int, ExportRound] = {}
+    stamps, stored_rounds = stored.get("timestamps", {}), stored.get("rounds", {})
+    for r in rounds:
+        er = _round(r, stored_rounds.get(str(r.number), {}), stamps)
+        seen = out.get(r.number)
+        out[r.number] = replace(er, matches=seen.matches + er.matches) if seen else er
+    return tuple(out.values())
 
 
 def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) -> ExportPod:
     category = CATEGORY.get(codes, 10)
     stored = next((p for p in src.get("pods", []) if p["category"] == category), {})
-    names = [pod, *(cut_pod_name(c) for c in codes)]
+    flights = _flight_groups(event, codes)
+    names = [pod, *(cut_pod_name(c) for c in codes), *(flight_pod(pod, int(n)) for n, _ in flights)]
     rounds = (
         event.rounds.filter(pod__in=names)
         .order_by("number", "pk")
         .prefetch_related("matches__seats__registration", "matches__winner")
     )
-    stored_rounds = stored.get("rounds", {})
     ids = list(
         event.registrations.filter(division__code__in=codes)
         .order_by("pk")
@@ -140,12 +168,9 @@ def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) ->
     return ExportPod(
         category,
         stored.get("stage", "1"),
-        _poddata(event, stored),
-        _subgroups(stored, ids),
-        tuple(
-            _round(r, stored_rounds.get(str(r.number), {}), stored.get("timestamps", {}))
-            for r in rounds
-        ),
+        _poddata(event, stored, max(len(flights), 1)),
+        _subgroups(stored, ids, flights),
+        _merged(list(rounds), stored),
     )
 
 

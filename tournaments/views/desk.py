@@ -46,7 +46,8 @@ def _match(event: Event, match_id: int) -> Match:
 
 
 def _reason_form(event: Event, data: Any) -> ReasonResultForm | ReasonGameScoreForm:
-    """The result (or, for best-of-3 rulesets, the game score, M-MATCH-1) and a reason."""
+    """The result (or, for best-of-3 rulesets, the game score, M-MATCH-1, or a double
+    loss, R-6) and a reason."""
     if get_ruleset(event.ruleset).game_record:
         return ReasonGameScoreForm(data)
     return ReasonResultForm(data)
@@ -58,7 +59,7 @@ def _result_args(match: Match, form: ReasonResultForm | ReasonGameScoreForm) -> 
         data = form.cleaned_data
         return {
             "match": match,
-            "outcome": "",
+            "outcome": data.get("result") or "",  # "double-loss" (R-6) or from the games
             "games": data["games"],
             "version": data["version"],
             "reason": data["reason"],

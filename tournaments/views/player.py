@@ -17,12 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import services
-from ..errors import MatchslipError
-from ..forms import PlayerDropForm, PlayerReportForm
+from ..errors import InvalidInput, MatchslipError
+from ..forms import PlayerDropForm, PlayerGameReportForm, PlayerReportForm
 from ..models import Match, Outcome, Registration, RoundStatus, SelfReportMode
 from ..rulesets import get_ruleset
 from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player
+from ..services.pod_reports import pod_report_submit
+from .games import form_error
 
 TEMPLATE = "tournaments/public/player.html"
 
@@ -48,7 +50,7 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
     can_report = bool(
         rnd
         and match
-        and match.is_slip
+        and (match.is_slip or match.is_pod)
         and rnd.status == RoundStatus.STARTED
         and not match.reported
         and reg.event.self_report != SelfReportMode.OFF
@@ -64,6 +66,7 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         "ties": rnd is not None
         and get_ruleset(reg.event.ruleset).allows_ties
         and rnd.phase not in ELIMINATION_PHASES,
+        "game_record": get_ruleset(reg.event.ruleset).game_record,
         "drop_form": PlayerDropForm(),
         **extra,
     }
@@ -77,14 +80,28 @@ def player_home(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return _render(request, _registration(slug, token))
 
 
-def _report(reg: Registration, form: PlayerReportForm) -> str:
-    """Turn the pressed button into ``report_submit``; raises MatchslipError."""
+def _report_form(reg: Registration, data: Any) -> PlayerReportForm | PlayerGameReportForm:
+    """The result buttons, or for best-of-3 rulesets the game score (M-MATCH-1)."""
+    if get_ruleset(reg.event.ruleset).game_record:
+        return PlayerGameReportForm(data)
+    return PlayerReportForm(data)
+
+
+def _report(reg: Registration, form: PlayerReportForm | PlayerGameReportForm) -> str:
+    """Turn the pressed button into ``report_submit``; raises MatchslipError. A game
+    score is given from the player's side and passed on in seat order."""
     match = get_object_or_404(
         Match.objects.prefetch_related("seats__registration"),
         pk=form.cleaned_data["match"],
         seats__registration=reg,
     )
-    other = next(s.registration for s in match.seats.all() if s.registration_id != reg.pk)
+    seats = sorted(match.seats.all(), key=lambda s: s.seat)
+    if isinstance(form, PlayerGameReportForm):
+        mine, theirs, drawn = form.cleaned_data["games"]
+        first = seats[0].registration_id == reg.pk
+        games = (mine, theirs, drawn) if first else (theirs, mine, drawn)
+        return services.report_submit(match=match, registration=reg, games=games)
+    other = next(s.registration for s in seats if s.registration_id != reg.pk)
     result = form.cleaned_data["result"]
     winner = {"me": reg, "opponent": other}.get(result)
     outcome = Outcome.WIN if winner else result
@@ -104,10 +121,14 @@ def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """Report (or change) the result of the player's current match. HTMX: answers the
     report panel; without JavaScript: redirects to the page with a message."""
     reg = _registration(slug, token)
-    form = PlayerReportForm(request.POST)
+    form = _report_form(reg, request.POST)
     error, notice = "", ""
     if not form.is_valid():
-        error = "Choose one of the result buttons."
+        error = (
+            form_error(form)
+            if isinstance(form, PlayerGameReportForm)
+            else "Choose one of the result buttons."
+        )
     else:
         try:
             notice = STATE_MESSAGES[_report(reg, form)]
@@ -119,6 +140,55 @@ def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         )
         return _private(redirect("public:player", slug, token))
     return _render(request, reg, error=error, notice=notice, status=422 if error else 200)
+
+
+def _pod_report(reg: Registration, post: Any) -> str:
+    """A pod report: ``winner`` is a seated player's id or ``draw``; ``conceded`` ticks
+    the player's own concession (MP-PTS-1). Raises MatchslipError."""
+    match_id = post.get("match", "")
+    if not match_id.isdigit():
+        raise InvalidInput("Choose the pod's winner, or Draw.")
+    match = get_object_or_404(
+        Match.objects.prefetch_related("seats__registration"),
+        pk=int(match_id),
+        seats__registration=reg,
+    )
+    choice = post.get("winner", "")
+    seated = {str(s.registration_id): s.registration for s in match.seats.all()}
+    if choice != "draw" and choice not in seated:
+        raise InvalidInput("Choose the pod's winner, or Draw.")
+    return pod_report_submit(
+        match=match,
+        registration=reg,
+        winner=seated.get(choice),
+        conceded=bool(post.get("conceded")),
+    )
+
+
+@require_POST
+def player_pod_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """Report (or change) the result of the player's pod (MP-PTS-1): the winner, or a
+    draw and whether they conceded. HTMX answers the report panel, else a redirect."""
+    reg = _registration(slug, token)
+    error, notice = "", ""
+    try:
+        notice = POD_MESSAGES.get(state := _pod_report(reg, request.POST), STATE_MESSAGES[state])
+    except MatchslipError as e:
+        error = str(e)
+    if not request.htmx:
+        messages.add_message(
+            request, messages.ERROR if error else messages.SUCCESS, error or notice
+        )
+        return _private(redirect("public:player", slug, token))
+    return _render(request, reg, error=error, notice=notice, status=422 if error else 200)
+
+
+POD_MESSAGES = {
+    "waiting": "Thanks! The other players of your pod report too; you can change yours "
+    "until everyone agrees.",
+    "held": "Your whole pod reported the same result. Staff will confirm it shortly.",
+    "disputed": "Your pod reported different results. A judge will come to your table.",
+}
 
 
 @require_POST

@@ -22,6 +22,7 @@ from ..models import Event, Match, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, event_staff_required
 from ..selectors import match_for_staff
 from ..services.pod_events import pod_cut_set
+from ..services.pod_reports import pod_dispute_resolve as pod_dispute_resolve_service
 from ..services.pod_results import pod_intentional_draw_note, pod_result_correct, pod_slip_enter
 
 
@@ -143,6 +144,36 @@ def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
             messages.success(request, f"Round {match.round.number} table {match.table} corrected.")
     url = reverse("staff:corrections", args=[event.slug])
     return redirect(f"{url}?round={match.round_id}#match-{match.pk}")
+
+
+@require_POST
+@event_staff_required("resolve")
+def pod_dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+    """Staff decide a disputed pod from the disputes queue, with a reason; the entry
+    overrides the players' reports (MP-PTS-1, ``pod_reports``)."""
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__event=event
+    )
+    form = PodSlipForm(request.POST, match=match)
+    if not form.is_valid():
+        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        return redirect("staff:disputes", event.slug)
+    choice = form.cleaned_data["winner"]
+    winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
+    try:
+        pod_dispute_resolve_service(
+            match=match,
+            by=request.user,
+            reason=form.cleaned_data["reason"],
+            winner=winner,
+            conceded=[] if winner else form.cleaned_data["conceded"],
+            version=form.cleaned_data["version"],
+        )
+    except MatchslipError as e:
+        messages.error(request, f"Table {match.table}: {e}")
+    else:
+        messages.success(request, f"Table {match.table}: pod result recorded.")
+    return redirect("staff:disputes", event.slug)
 
 
 class PodStructureForm(forms.Form):

@@ -32,7 +32,7 @@ from ..forms import (
 )
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
-from ..round_tables import recommend
+from ..round_tables import recommend, table_for_event
 from ..rulesets import get_ruleset
 from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
@@ -55,10 +55,15 @@ def event_create(request: HttpRequest) -> HttpResponse:
     recommendation of the chosen ruleset's table (P-RT-1 … P-RT-7) and pre-fills rounds
     and cut. The creator becomes organiser."""
     expected = int_param(request, "players")
-    recommendation, rule = _recommendation(request.GET.get("ruleset", "pokemon"), expected)
+    two_day = request.GET.get("two_day") == "1"  # P-RT-2: the two-day table
+    recommendation, rule = _recommendation(
+        request.GET.get("ruleset", "pokemon"), expected, two_day=two_day
+    )
     initial: dict[str, Any] = {}
     if recommendation:
         initial = {"swiss_rounds": recommendation[0], "top_cut_size": recommendation[1]}
+        if rule is not None and rule.day2_rounds:  # P-RT-2: two days from 227 players
+            initial["day2_rounds"] = rule.day2_rounds
     form = EventForm(request.POST or None, initial=initial)
     season = form.data.get("season_year") if form.is_bound else None
     context = {
@@ -66,6 +71,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         "expected": expected,
         "recommendation": recommendation,
         "recommendation_rule": rule,
+        "two_day": two_day,
         "cutoffs": cutoffs(int(season) if str(season or "").isdigit() else current_season()),
     }
     if request.method == "GET" and request.htmx:
@@ -99,13 +105,16 @@ def tdf_import(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/staff/tdf_import.html", {"form": form})
 
 
-def _recommendation(ruleset: str, players: int | None) -> tuple[tuple[int, int] | None, Any]:
+def _recommendation(
+    ruleset: str, players: int | None, *, two_day: bool = False
+) -> tuple[tuple[int, int] | None, Any]:
     """``((rounds, cut), Recommendation)`` from the ruleset's round table (P-RT-1 …
-    P-RT-7, S-3); the P-RT-1 default when the table has no row for so few players."""
+    P-RT-7, S-3; the two-day table P-RT-2 when ``two_day``, its Day 2 rounds in the
+    Recommendation); the P-RT-1 default when the table has no row for so few players."""
     if not players:
         return None, None
     try:
-        rec = recommend(ruleset, players)
+        rec = recommend(table_for_event(ruleset, two_day=two_day), players)
     except (KeyError, ValueError):
         return recommended_structure(players), None
     return (rec.rounds, rec.cut), rec

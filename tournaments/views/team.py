@@ -17,7 +17,7 @@ from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
 from ..models import Event, EventStaff, Registration
 from ..permissions import event_staff_required
 from ..qr import qr_svg
-from ..round_tables import TABLE_FOR_RULESET, Recommendation, get_table, recommend
+from ..round_tables import Recommendation, recommend, table_for_event
 from ..rulesets import get_ruleset
 from .common import int_param
 
@@ -35,10 +35,9 @@ def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, An
     """P-RT-5 (and the other round tables): what the event's table recommends for
     ``?players=N`` (default: the registered players) and, for MTG, players with 1/2/3
     awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players."""
-    table_id = TABLE_FOR_RULESET.get(event.ruleset, "pokemon-tcg")
-    if table_id == "mtg" and (event.options or {}).get("playoff_seating") == "draft":
-        table_id = "mtg-draft-playoff"  # P-RT-5: 9–16 → 4 rounds, top 8 with a draft
-    table = get_table(table_id)
+    table = table_for_event(
+        event.ruleset, event.structure, event.options, two_day=event.day2_rounds > 0
+    )
     players = int_param(request, "players") or event.registrations.count()
     byes = {k: int_param(request, f"byes{k}") or 0 for k in (1, 2, 3)}
     context: dict[str, Any] = {"table": table, "players": players, "byes": byes}

@@ -1,0 +1,127 @@
+"""Deck lists, random deck checks (P-POST-5) and disqualification.
+
+Deck lists: every staff role (capability ``decklists``) records a list as received and
+draws a random deck check; the page lists who is missing one, the checks drawn and the
+top-cut players' status. Disqualifying a player is for organisers and judges
+(capability ``correct``, as penalties). Each view calls one service and shows a
+``MatchslipError`` as a message (STYLE.md §7); forms post and redirect back.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import services
+from ..errors import MatchslipError
+from ..models import Event, MatchSeat, Phase, Registration
+from ..permissions import event_staff_required
+from ..services.decklists import deck_checks_for_staff, decklists_missing
+
+
+class DecklistForm(forms.Form):
+    text = forms.CharField(required=False, max_length=20_000, widget=forms.Textarea)
+
+
+class DeckCheckForm(forms.Form):
+    count = forms.IntegerField(min_value=1, max_value=64, initial=4)
+
+
+class DisqualifyForm(forms.Form):
+    reason = forms.CharField(max_length=200)
+
+
+def _reg(event: Event, registration_id: int) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, event=event
+    )
+
+
+def _cut_players(event: Event) -> list[Registration]:
+    """Players seated in a top-cut round, with their deck-list status (P-POST-5)."""
+    ids = MatchSeat.objects.filter(round__event=event, round__phase=Phase.TOP_CUT).values(
+        "registration_id"
+    )
+    return list(
+        event.registrations.filter(pk__in=ids).select_related("player").order_by("player__name")
+    )
+
+
+@require_GET
+@event_staff_required("decklists")
+def decklists(request: HttpRequest, event: Event) -> HttpResponse:
+    """Who has handed in a deck list, who is missing one, the deck checks drawn and the
+    top-cut players' status (P-POST-5)."""
+    regs = event.registrations.select_related("player").order_by("player__name")
+    context = {
+        "event": event,
+        "registrations": [r for r in regs if not r.dropped and not r.disqualified],
+        "missing": decklists_missing(event),
+        "checks": deck_checks_for_staff(event),
+        "cut_players": _cut_players(event),
+        "check_form": DeckCheckForm(),
+    }
+    return render(request, "tournaments/staff/decklists.html", context)
+
+
+@require_POST
+@event_staff_required("decklists")
+def decklist_record(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Record a player's deck list as received, the pasted text optional (P-POST-5)."""
+    reg = _reg(event, registration_id)
+    form = DecklistForm(request.POST)
+    text = form.cleaned_data["text"] if form.is_valid() else ""
+    try:
+        services.decklist_record(registration=reg, by=request.user, text=text)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"Deck list of {reg.player.name} received.")
+    back = "staff:players" if request.POST.get("next") == "players" else "staff:decklists"
+    return redirect(back, event.slug)
+
+
+@require_POST
+@event_staff_required("decklists")
+def deck_check(request: HttpRequest, event: Event) -> HttpResponse:
+    """Draw a random deck check from a stored seed (P-POST-5, I-1)."""
+    form = DeckCheckForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give how many players to check (1–64).")
+        return redirect("staff:decklists", event.slug)
+    try:
+        picked = services.deck_check_draw(
+            event=event, count=form.cleaned_data["count"], by=request.user
+        )
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, "Deck check: " + ", ".join(r.player.name for r in picked))
+    return redirect("staff:decklists", event.slug)
+
+
+@require_POST
+@event_staff_required("correct")
+def player_disqualify(
+    request: HttpRequest, event: Event, registration_id: int | None = None
+) -> HttpResponse:
+    """Disqualify a player, with a reason (``registration_disqualify``; P-SE-3 in a
+    bracket). Organisers and judges; the player is in the URL (players page) or the
+    form's ``registration`` (penalties page)."""
+    raw = registration_id or request.POST.get("registration", "")
+    if not str(raw).isdigit():
+        messages.error(request, "Choose the player to disqualify.")
+        return redirect("staff:penalties", event.slug)
+    reg = _reg(event, int(raw))
+    form = DisqualifyForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        services.registration_disqualify(registration=reg, by=request.user, reason=reason)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(request, f"{reg.player.name} is disqualified.")
+    return redirect("staff:penalties", event.slug)
