@@ -92,8 +92,9 @@ def mark_changed_brackets(
     return marked
 
 
-def _refresh_public_pairings(event_id: int) -> None:
-    # The public pairings show each player's record before the round: redraw them.
+def refresh_public_pairings(event_id: int) -> None:
+    """Redraw the cached public pairings after commit: they show each player's record
+    before the round, which a correction changes."""
     from ..public_cache import pairings_fragment_store
 
     transaction.on_commit(lambda: pairings_fragment_store(event_id))
@@ -154,6 +155,6 @@ def _next_round_after(rnd: Round) -> Round | None:
     if later is None:
         return None
     if later.is_public:
-        _refresh_public_pairings(rnd.event_id)
+        refresh_public_pairings(rnd.event_id)
     unstarted = later.status in (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
     return later if unstarted and later.matches.filter(bracket_changed=True).exists() else None

@@ -201,7 +201,7 @@ def pod_result_correct(
     the P-SW-9 analogue for pods: MP-PAIR-1 fills pods by standing, so those pods were
     built from a stale order). Raises InvalidInput (no reason, no result yet),
     RecordLocked, ResultConflict."""
-    from .corrections import mark_changed_brackets
+    from .corrections import mark_changed_brackets, refresh_public_pairings
 
     reason = reason.strip()
     if not reason:
@@ -223,6 +223,8 @@ def pod_result_correct(
     after = _points_by_seat(m)
     moved = {reg for reg, points in after.items() if points != before[reg]}
     mark_changed_brackets(match=m, old=old, by=by, reason=reason, moved=moved)
+    if moved:  # public pairings show records, which this correction changed
+        refresh_public_pairings(m.round.event_id)
     return m
 
 
