@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairings.services import round_pair
+from pairings.services import cut_players, round_pair
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
@@ -108,3 +108,18 @@ def test_disqualify_button_for_judges_needs_a_reason(client, organiser, event8):
     body = client.get(reverse("staff:penalties", args=[event8.slug])).content.decode()
     section = body.split('id="disqualify"')[1].split("</section>")[0]
     assert f'<option value="{reg.pk}">' not in section and "Player 002" in section
+
+
+def test_P_POST_5_dashboard_shows_the_cut_players_deck_lists_before_the_cut(client, organiser):
+    ev = cp_event(organiser, 8, swiss_rounds=1, top_cut_size=2)
+    client.force_login(organiser)
+    dashboard = reverse("staff:dashboard", args=[ev.slug])
+    assert 'id="cut-decklists"' not in client.get(dashboard).content.decode()  # Swiss first
+    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    play(r1, organiser)
+    (first, second) = cut_players(ev, ev.divisions.get())
+    services.decklist_record(registration=first, by=organiser)
+    section = client.get(dashboard).content.decode().split('id="cut-decklists"')[1]
+    section = section.split("</section>")[0]
+    assert f"{first.player.name} <small>(list received)</small>" in section
+    assert f'{second.player.name} <span class="flag warn">no deck list</span>' in section
