@@ -1,7 +1,7 @@
 """The season of an event and its age cut-offs (P-AGE-1).
 
 The organiser sets the year the season ends in (``Event.season_year``); without it the
-season follows the event date (July–June, ``formats.tdf.season_end_year``), then today.
+season follows the event date (July–June, ``ages.season_end_year``), then today.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from .formats.tdf import division_for, season_end_year
+from .ages import division_for, season_end_year
 from .models import Event
 
 

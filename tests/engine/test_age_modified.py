@@ -15,7 +15,7 @@ from pairings.engine._swiss_age import AGE_EXACT_LIMIT
 from pairings.engine.ages import AgeStyle, age_mode, division_cuts, round_basis
 from pairings.engine.swiss import pair_swiss
 from pairings.engine.types import SwissPlayer, SwissRound
-from tournaments.formats.tdf import division_for
+from tournaments.ages import division_for
 from tournaments.round_tables import recommend
 
 DIVISIONS = ("junior", "senior", "masters")

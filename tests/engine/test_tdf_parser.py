@@ -8,14 +8,13 @@ import pytest
 
 from standings.engine.types import Outcome
 from tests.paths import DATA
+from tournaments.ages import division_for, season_end_year
 from tournaments.formats.tdf import (
     MatchResult,
     TdfError,
     TdfTournament,
-    division_for,
     parse_tdf,
     player_division,
-    season_end_year,
 )
 
 TDF = DATA / "pokemon/2025-dg-nov-cup.tdf"

@@ -21,6 +21,8 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from ..ages import division_for, season_end_year
+
 Raw = tuple[tuple[str, str], ...]
 
 
@@ -441,32 +443,7 @@ def parse_tdf(text: str | bytes) -> TdfTournament:
     )
 
 
-# --- age divisions -------------------------------------------------------------------
-
-
-def season_end_year(day: date) -> int:
-    """Year in which the Play! Pokémon season containing ``day`` ends (July–June).
-
-    An event on 2025-11-30 belongs to the season ending 2026.
-    """
-    return day.year + 1 if day.month >= 7 else day.year
-
-
-def division_for(birth_year: int, season_end: int) -> str:
-    """``junior`` / ``senior`` / ``masters`` for a birth year in a season (P-AGE-1).
-
-    P-AGE-1 as written (Junior born S−11 or later, Senior S−15…S−12, Masters ≤ S−16)
-    holds up to the season ending 2020. The seasons ending 2020 and 2021 shared the same
-    birth years (pandemic), so from 2021 on every boundary is one year earlier: for the
-    season ending 2026, Junior 2014+, Senior 2010–2013, Masters ≤ 2009. The real event
-    ``2025-dg-nov-cup.tdf`` (11/30/2025) confirms it: players born 2010 are Seniors.
-    """
-    reference = season_end if season_end <= 2020 else season_end - 1
-    if birth_year >= reference - 11:
-        return "junior"
-    if birth_year >= reference - 15:
-        return "senior"
-    return "masters"
+# --- age divisions (P-AGE-1 lives in tournaments.ages) -------------------------------
 
 
 def player_division(tournament: TdfTournament, userid: str) -> str | None:

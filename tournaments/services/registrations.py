@@ -14,8 +14,8 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from ..ages import division_for
 from ..errors import InvalidInput
-from ..formats.tdf import division_for
 from ..models import (
     Division,
     Event,
