@@ -23,24 +23,30 @@ def pod_registrations(event: Event, pod: str) -> list[Registration]:
 
 
 def swiss_players_for_pod(
-    event: Event, pod: str, phases: tuple[str, ...] = SWISS_PHASES
+    event: Event,
+    pod: str,
+    phases: tuple[str, ...] = SWISS_PHASES,
+    *,
+    before_round: int | None = None,
 ) -> list[SwissPlayer]:
     """Active players of a pod as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
 
     Dropped and disqualified players are left out. Match points follow the event's
     ruleset (a bye scores as a win); opponents and byes are counted over ``phases``
-    (the Swiss phase by default; Day 2 reads both days for points, R-3).
+    (the Swiss phase by default; Day 2 reads both days for points, R-3), and only over
+    rounds numbered below ``before_round`` when it is given (a re-pair, P-SW-9).
     """
     ruleset = get_ruleset(event.ruleset)
     regs = [r for r in pod_registrations(event, pod) if not r.dropped and not r.disqualified]
     points: dict[int, int] = defaultdict(int)
     opponents: dict[int, set[int]] = defaultdict(set)
     byes: set[int] = set()
-    seats = (
-        MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
-        .values_list("match_id", "registration_id", "match__outcome", "match__winner_id")
-        .order_by("match_id", "seat")
-    )
+    seats = MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
+    if before_round is not None:
+        seats = seats.filter(round__number__lt=before_round)
+    seats = seats.values_list(
+        "match_id", "registration_id", "match__outcome", "match__winner_id"
+    ).order_by("match_id", "seat")
     by_match: dict[int, list[tuple[int, str, int | None]]] = defaultdict(list)
     for match_id, reg_id, outcome, winner_id in seats:
         by_match[match_id].append((reg_id, outcome, winner_id))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +21,10 @@ from django.db import transaction
 
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
 from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
-from tournaments.rulesets import get_ruleset
 from tournaments.services import audit_log
 
 from . import pods
-from .adapters import pod_registrations
+from .adapters import swiss_players_for_pod
 from .engine import errors as engine_errors
 from .engine.repair import RepairResult, TableChange, repair
 from .engine.types import Pairing, SwissPlayer
@@ -47,55 +45,10 @@ class RepairPreview:
     names: dict[str, str]
 
 
-def _history(rnd: Round) -> tuple[dict[int, int], dict[int, set[int]], set[int]]:
-    """``(match points, opponents met, bye receivers)`` over the pod's Swiss rounds
-    before ``rnd``. One query."""
-    ruleset = get_ruleset(rnd.event.ruleset)
-    rows = (
-        MatchSeat.objects.filter(
-            round__event=rnd.event,
-            round__pod=rnd.pod,
-            round__phase=Phase.SWISS,
-            round__number__lt=rnd.number,
-        )
-        .values_list("match_id", "registration_id", "match__outcome", "match__winner_id")
-        .order_by("match_id", "seat")
-    )
-    by_match: dict[int, list[tuple[int, str, int | None]]] = defaultdict(list)
-    for match_id, reg_id, outcome, winner_id in rows:
-        by_match[match_id].append((reg_id, outcome, winner_id))
-    points: dict[int, int] = defaultdict(int)
-    met: dict[int, set[int]] = defaultdict(set)
-    byes: set[int] = set()
-    for seats in by_match.values():
-        ids, (_, outcome, winner_id) = [s[0] for s in seats], seats[0]
-        for reg_id in ids:
-            met[reg_id].update(i for i in ids if i != reg_id)
-            won = outcome == Outcome.BYE or (outcome == Outcome.WIN and winner_id == reg_id)
-            points[reg_id] += ruleset.points_win if won else 0
-            points[reg_id] += ruleset.points_tie if outcome == Outcome.DRAW else 0
-            if outcome == Outcome.BYE:
-                byes.add(reg_id)
-    return points, met, byes
-
-
 def players_before(rnd: Round) -> list[SwissPlayer]:
     """The active players of the round's pod with their Swiss record *before* this
-    round (points, opponents, bye), as ``pairings.adapters.swiss_players_for_pod``
-    builds them for a new round; the round being repaired does not count. 2 queries."""
-    points, met, byes = _history(rnd)
-    regs = pod_registrations(rnd.event, rnd.pod)
-    return [
-        SwissPlayer(
-            id=str(r.pk),
-            match_points=points[r.pk],
-            opponents=frozenset(str(o) for o in met[r.pk]),
-            had_bye=r.pk in byes,
-            division=r.division.code,
-        )
-        for r in regs
-        if not r.dropped and not r.disqualified
-    ]
+    round (points, opponents, bye); the round being repaired does not count."""
+    return swiss_players_for_pod(rnd.event, rnd.pod, before_round=rnd.number)
 
 
 def _previous(rnd: Round) -> tuple[list[Pairing], set[str]]:
