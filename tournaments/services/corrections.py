@@ -92,6 +92,25 @@ def mark_changed_brackets(
     return marked
 
 
+def correction_target(match: Match, reason: str) -> tuple[Match, str]:
+    """Lock a recorded match for a correction and check what every correction needs: a
+    reason, a result to correct, and the P-POST-4 window still open. Returns the locked
+    match and the stripped reason; raises InvalidInput or RecordLocked."""
+    reason = reason.strip()
+    if not reason:
+        raise InvalidInput("A correction needs a reason: say what was wrong (P-POST-4).")
+    m = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
+    if not m.reported:
+        raise InvalidInput(f"Table {m.table} has no result yet: enter its slip first.")
+    if not correction_window_open(m.round):
+        raise RecordLocked(locked_message(m.round))
+    return m, reason
+
+
 def refresh_public_pairings(event_id: int) -> None:
     """Redraw the cached public pairings after commit: they show each player's record
     before the round, which a correction changes."""
@@ -122,18 +141,7 @@ def result_correct(
     Raises InvalidInput (no reason, no result yet, impossible games), RecordLocked (window closed, the
     rule quoted), ResultConflict (stale version).
     """
-    reason = reason.strip()
-    if not reason:
-        raise InvalidInput("A correction needs a reason: say what was wrong (P-POST-4).")
-    m = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
-    if not m.reported:
-        raise InvalidInput(f"Table {m.table} has no result yet: enter its slip first.")
-    if not correction_window_open(m.round):
-        raise RecordLocked(locked_message(m.round))
+    m, reason = correction_target(match, reason)
     old = (m.outcome, m.winner_id)
     m = slip_enter(
         match=m,

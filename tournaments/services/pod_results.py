@@ -201,20 +201,9 @@ def pod_result_correct(
     the P-SW-9 analogue for pods: MP-PAIR-1 fills pods by standing, so those pods were
     built from a stale order). Raises InvalidInput (no reason, no result yet),
     RecordLocked, ResultConflict."""
-    from .corrections import mark_changed_brackets, refresh_public_pairings
+    from .corrections import correction_target, mark_changed_brackets, refresh_public_pairings
 
-    reason = reason.strip()
-    if not reason:
-        raise InvalidInput("A correction needs a reason: say what was wrong (P-POST-4).")
-    m = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
-    if not m.reported:
-        raise InvalidInput(f"Table {m.table} has no result yet: enter its slip first.")
-    if not correction_window_open(m.round):
-        raise RecordLocked(locked_message(m.round))
+    m, reason = correction_target(match, reason)
     old = (m.outcome, m.winner_id)
     before = _points_by_seat(m)
     m = pod_slip_enter(
