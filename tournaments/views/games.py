@@ -15,11 +15,11 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
 from .. import services
-from ..errors import MatchslipError, ResultConflict, RoundStateError
+from ..errors import RoundStateError
 from ..forms import GameScoreForm
 from ..models import Event, Match, RoundStatus
 from ..permissions import event_operator_required
-from .staff import slip_response
+from .staff import slip_attempt, slip_response
 
 
 def _enter(match: Match, games: tuple[int, int, int], version: int, by: Any) -> None:
@@ -51,15 +51,11 @@ def match_games(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
         Match.objects.select_related("round"), pk=match_id, round__event=event
     )
     form = GameScoreForm(request.POST)
-    error, status = "", 200
     if not form.is_valid():
         error, status = form_error(form), 422
     else:
         data = form.cleaned_data
-        try:
-            _enter(match, data["games"], data["version"], request.user)
-        except ResultConflict as e:
-            error, status = str(e), 409
-        except MatchslipError as e:
-            error, status = str(e), 422
+        error, status = slip_attempt(
+            lambda: _enter(match, data["games"], data["version"], request.user)
+        )
     return slip_response(request, event, match, error, status)

@@ -17,13 +17,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ..errors import MatchslipError, ResultConflict, RoundStateError
+from ..errors import MatchslipError, RoundStateError
 from ..models import Event, Match, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, event_staff_required
 from ..selectors import match_for_staff
 from ..services.pod_events import pod_cut_set
 from ..services.pod_reports import pod_dispute_resolve as pod_dispute_resolve_service
 from ..services.pod_results import pod_intentional_draw_note, pod_result_correct, pod_slip_enter
+from .staff import slip_attempt
 
 
 class PodSlipForm(forms.Form):
@@ -46,18 +47,21 @@ class PodSlipForm(forms.Form):
             raise forms.ValidationError("Choose a winner of this pod, or draw.")
         return value
 
+    def result(self) -> dict[str, Any]:
+        """The pod services' keyword arguments: ``winner`` (a Registration, or None for
+        a draw), ``conceded`` (only a draw uses them, MP-PTS-1) and ``version``."""
+        choice = self.cleaned_data["winner"]
+        winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
+        conceded = [] if winner else self.cleaned_data["conceded"]
+        return {"winner": winner, "conceded": conceded, "version": self.cleaned_data["version"]}
+
 
 def _enter(match: Match, form: PodSlipForm, by: Any) -> None:
     """Turn the pressed button into a ``pod_slip_enter`` call; a win ignores the
     conceded boxes (they only decide who shares a draw). Raises MatchslipError."""
-    choice = form.cleaned_data["winner"]
-    winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
-    conceded = [] if winner else form.cleaned_data["conceded"]
     if match.round.status == RoundStatus.COMPLETE:
         raise RoundStateError(f"Round {match.round.number} is complete: its pods are final.")
-    pod_slip_enter(
-        match=match, winner=winner, conceded=conceded, version=form.cleaned_data["version"], by=by
-    )
+    pod_slip_enter(match=match, by=by, **form.result())
 
 
 @require_POST
@@ -69,16 +73,10 @@ def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
         Match.objects.select_related("round"), pk=match_id, round__event=event
     )
     form = PodSlipForm(request.POST, match=match)
-    error, status = "", 200
     if not form.is_valid():
         error, status = "Choose a winner or Draw.", 422
     else:
-        try:
-            _enter(match, form, request.user)
-        except ResultConflict as e:
-            error, status = str(e), 409
-        except MatchslipError as e:
-            error, status = str(e), 422
+        error, status = slip_attempt(lambda: _enter(match, form, request.user))
     if not request.htmx:
         if error:
             messages.error(request, f"Table {match.table}: {error}")
@@ -127,16 +125,9 @@ def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")
     else:
-        choice = form.cleaned_data["winner"]
-        winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
         try:
             pod_result_correct(
-                match=match,
-                by=request.user,
-                reason=form.cleaned_data["reason"],
-                winner=winner,
-                conceded=[] if winner else form.cleaned_data["conceded"],
-                version=form.cleaned_data["version"],
+                match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
             )
         except MatchslipError as e:
             messages.error(request, f"Table {match.table}: {e}")
@@ -158,16 +149,9 @@ def pod_dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> Ht
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")
         return redirect("staff:disputes", event.slug)
-    choice = form.cleaned_data["winner"]
-    winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
     try:
         pod_dispute_resolve_service(
-            match=match,
-            by=request.user,
-            reason=form.cleaned_data["reason"],
-            winner=winner,
-            conceded=[] if winner else form.cleaned_data["conceded"],
-            version=form.cleaned_data["version"],
+            match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
         )
     except MatchslipError as e:
         messages.error(request, f"Table {match.table}: {e}")

@@ -11,6 +11,7 @@ dashboard and pairing pages live in ``pairings.views.staff``, the standings page
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -333,17 +334,23 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
         Match.objects.select_related("round"), pk=match_id, round__event=event
     )
     form = ResultForm(request.POST)
-    error, status = "", 200
     if not form.is_valid():
         error, status = "Choose one of the result buttons.", 422
     else:
-        try:
-            _slip(match, form, request.user)
-        except ResultConflict as e:
-            error, status = str(e), 409
-        except MatchslipError as e:
-            error, status = str(e), 422
+        error, status = slip_attempt(lambda: _slip(match, form, request.user))
     return slip_response(request, event, match, error, status)
+
+
+def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
+    """Run a slip service call; return ``("", 200)``, or the refusal's message with 409
+    for a stale form (ResultConflict) and 422 for any other MatchslipError."""
+    try:
+        action()
+    except ResultConflict as e:
+        return str(e), 409
+    except MatchslipError as e:
+        return str(e), 422
+    return "", 200
 
 
 def slip_response(
