@@ -64,3 +64,4 @@ class EventData:
     date: Any = None
     location: str = ""
     third_place_playoff: bool = False
+    day2_rounds: int = 0  # P-D2-1: Swiss rounds on Day 2 (phase ``swiss-day2``), 0 = one day

@@ -4,16 +4,42 @@ Divisions: the official ``<standings>`` category of a player when the file has o
 otherwise P-AGE-1 from the birth year and the season. Pods: one per ``<pod category>``
 (category 8 → pod ``junior+senior``, R-5). Swiss rounds keep their numbers; type-1
 rounds become ``top-cut`` rounds of each division's bracket.
+
+Two-day events (P-D2-1, P-D2-2, R-3, P-RT-2): TOM marks them ``mode="TCG2DAY"``. There,
+a pod's Swiss rounds after its Day 1 become ``swiss-day2`` rounds, ``Division.swiss_rounds``
+counts Day 1 only and ``EventData.day2_rounds`` is the largest Day 2 count of a pod.
+Day 1 ends (:func:`day1_rounds`) before the first Swiss round whose players are a strict
+subset of the previous round's players still in (not dropped after it) and exactly the
+Day 2 cut (``pairings.engine.day2.day2_cut``: 19+ match points or the top 32) of the
+match points after the previous round. Players tied on match points at the edge of the
+cut may fall either side (the file holds no standings after each round, and the
+standings engine is not ours to call here). With no such round, a pod of more than 9
+Swiss rounds plays 9 on Day 1 (TOM's two-day table, P-RT-2), a smaller one plays them
+all on Day 1. Decision: the data is read before the 9-round default so that events of
+the app whose Day 1 is not 9 rounds long survive their own export (``tdf_export`` adds
+no element for the Day 1 length).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from pairings.engine.day2 import day2_cut
+
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
-from .tdf import CATEGORY_DIVISIONS, TdfError, TdfMatch, TdfPod, TdfTournament, player_division
+from .tdf import (
+    CATEGORY_DIVISIONS,
+    TdfError,
+    TdfMatch,
+    TdfPod,
+    TdfRound,
+    TdfTournament,
+    player_division,
+)
 
 STANDINGS_DIVISION = {0: "junior", 1: "senior", 2: "masters"}
+TWO_DAY_MODE = "TCG2DAY"
+TOM_DAY1_ROUNDS = 9  # P-RT-2
 
 
 def _divisions_of_players(t: TdfTournament) -> dict[str, str]:
@@ -37,7 +63,63 @@ def _pod_name(category: int) -> str:
     return "+".join(CATEGORY_DIVISIONS.get(category, (f"category-{category}",)))
 
 
-def _division_data(t: TdfTournament, used: set[str]) -> list[DivisionData]:
+def _points(points: dict[str, int], rnd: TdfRound) -> None:
+    """Add the match points of ``rnd`` (win or bye 3, draw 1, MP-PTS)."""
+    for m in rnd.matches:
+        for pid in m.players:
+            won = m.result.value == "bye" or (m.result.value == "win" and m.winner == pid)
+            points[pid] = points.get(pid, 0) + (3 if won else int(m.result.value == "draw"))
+
+
+def _is_day2_start(
+    prev: TdfRound, rnd: TdfRound, points: dict[str, int], dropped: dict[str, int | None]
+) -> bool:
+    """P-D2-1: ``rnd`` seats a strict subset of ``prev``'s players still in, and that is
+    the Day 2 cut of the match points after ``prev`` (ties at the edge either way)."""
+    seated = {pid for m in rnd.matches for pid in m.players}
+    active = {
+        pid
+        for m in prev.matches
+        for pid in m.players
+        if dropped.get(pid) is None or dropped[pid] > prev.number
+    }
+    if not seated < active:
+        return False
+    rows = sorted(active, key=lambda pid: (-points.get(pid, 0), pid not in seated, pid))
+    return set(day2_cut([(pid, points.get(pid, 0)) for pid in rows])) == seated
+
+
+def day1_rounds(pod: TdfPod, dropped: dict[str, int | None]) -> int:
+    """The number of the last Day 1 round of a pod of a two-day file (P-D2-1, P-RT-2):
+    the round before the first Day 2 cut seen in the data, else 9 when the pod has more
+    than 9 Swiss rounds, else its last Swiss round (module docstring)."""
+    swiss = sorted(pod.swiss_rounds, key=lambda r: r.number)
+    points: dict[str, int] = {}
+    for prev, rnd in zip(swiss, swiss[1:], strict=False):
+        _points(points, prev)
+        if _is_day2_start(prev, rnd, points, dropped):
+            return prev.number
+    if len(swiss) > TOM_DAY1_ROUNDS:
+        return swiss[TOM_DAY1_ROUNDS - 1].number
+    return swiss[-1].number if swiss else 0
+
+
+def _day1_of_pods(t: TdfTournament) -> dict[int, int]:
+    """Pod category → number of its last Day 1 round; for a one-day file every Swiss
+    round is Day 1 (P-D2-1)."""
+    dropped = {p.userid: p.dropped_round for p in t.players}
+    if t.event.mode != TWO_DAY_MODE:
+        return {pod.category: max((r.number for r in pod.rounds), default=0) for pod in t.pods}
+    return {pod.category: day1_rounds(pod, dropped) for pod in t.pods}
+
+
+def _phase(r: TdfRound, day1: int) -> str:
+    if r.is_elimination:
+        return "top-cut"
+    return "swiss" if r.number <= day1 else "swiss-day2"
+
+
+def _division_data(t: TdfTournament, used: set[str], day1: dict[int, int]) -> list[DivisionData]:
     cuts = {c.category: c.cut for c in t.finals_options}
     out = []
     for pod in t.pods:
@@ -48,7 +130,7 @@ def _division_data(t: TdfTournament, used: set[str]) -> list[DivisionData]:
                     DivisionData(
                         code,
                         _pod_name(pod.category),
-                        len(pod.swiss_rounds),
+                        sum(r.number <= day1[pod.category] for r in pod.swiss_rounds),
                         cuts.get(category, 0),
                         flights=len(pod.subgroups) if len(pod.subgroups) > 1 else 0,
                     )
@@ -73,8 +155,19 @@ def _match(m: TdfMatch) -> MatchData:
     return MatchData(m.table_number or None, m.players, m.result.value, winner)
 
 
+def _rounds(t: TdfTournament, day1: dict[int, int]) -> list[RoundData]:
+    """The rounds of every pod merged by number and phase (Day 2 ones ``swiss-day2``)."""
+    rounds: dict[tuple[int, str], list[MatchData]] = {}
+    for pod in t.pods:
+        for r in pod.rounds:
+            phase = _phase(r, day1[pod.category])
+            rounds.setdefault((r.number, phase), []).extend(_match(m) for m in r.matches)
+    return [RoundData(n, ph, tuple(ms)) for (n, ph), ms in sorted(rounds.items())]
+
+
 def tdf_event_data(t: TdfTournament) -> EventData:
-    """Convert a parsed TOM file into ``EventData`` (ids are TOM userids)."""
+    """Convert a parsed TOM file into ``EventData`` (ids are TOM userids); a two-day file
+    gets its ``swiss-day2`` rounds and ``day2_rounds`` (P-D2-1, module docstring)."""
     division_of = _divisions_of_players(t)
     flight_of = _flights(t)
     players = [
@@ -90,21 +183,20 @@ def tdf_event_data(t: TdfTournament) -> EventData:
         )
         for p in t.players
     ]
-    rounds: dict[tuple[int, str], list[MatchData]] = {}
-    for pod in t.pods:
-        for r in pod.rounds:
-            phase = "top-cut" if r.is_elimination else "swiss"
-            rounds.setdefault((r.number, phase), []).extend(_match(m) for m in r.matches)
+    day1 = _day1_of_pods(t)
     e = t.event
     return EventData(
         name=e.name,
         ruleset="pokemon",
         players=players,
-        divisions=_division_data(t, set(division_of.values())),
-        rounds=[RoundData(n, ph, tuple(ms)) for (n, ph), ms in sorted(rounds.items())],
+        divisions=_division_data(t, set(division_of.values()), day1),
+        rounds=_rounds(t, day1),
         date=e.startdate,
         location=", ".join(x for x in (e.city, e.state, e.country) if x),
         third_place_playoff=any(p.playoff_3rd_4th for p in t.pods),
+        day2_rounds=max(
+            (sum(r.number > day1[p.category] for r in p.swiss_rounds) for p in t.pods), default=0
+        ),
         source={"tdf": tdf_source(t)},
     )
 

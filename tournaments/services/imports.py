@@ -84,6 +84,8 @@ def event_import(*, data: EventData, by: Any) -> Event:
     """Create an event with its players, rounds and results from normalised data.
 
     Rounds are split by pod (R-5); top-cut matches go to the division's bracket pod.
+    ``day2_rounds`` of a two-day event is kept (P-D2-1); its ``swiss-day2`` rounds stay in
+    the division's pod as Day 1's do.
     """
     cut = max((d.top_cut for d in data.divisions), default=0)
     event = Event.objects.create(
@@ -95,6 +97,7 @@ def event_import(*, data: EventData, by: Any) -> Event:
         # the ruleset's sizes (MP-SE-1 pod cuts included); each division keeps its own too
         top_cut_size=cut if cut in allowed_cuts(data.ruleset) else 0,
         third_place_playoff=data.third_place_playoff,
+        day2_rounds=data.day2_rounds,
         date=data.date,
         location=data.location,
         options=data.options,

@@ -6,6 +6,14 @@ held that the app does not model comes back from ``Event.source["tdf"]`` (see
 TOM's defaults (version 1.80, one-day TCG, Swiss rounds type 3 stage 6, elimination
 rounds type 1). The standings (``<standings>``) are the app's, passed in as the Standings
 JSON: ``tournaments`` does not import ``standings``, its caller computes them.
+
+Two-day events (P-D2-1, P-D2-2, R-3, P-RT-2): an event with Day 2 rounds is written with
+TOM's ``mode="TCG2DAY"``, its ``swiss-day2`` rounds as Swiss rounds (type 3) numbered on
+from Day 1, as TOM writes them. Decision: no element is added for the Day 1 length (TOM
+may not keep unknown ``<data>`` children); the importer derives it from the data instead
+(``formats.tdf_event.day1_rounds``: the first round seating exactly the Day 2 cut, else
+9). Limitation: when every player still in makes the cut (and Day 1 is not 9 rounds
+long), the file cannot show where Day 2 starts and it comes back as Day 1 rounds.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..formats.tdf_event import TWO_DAY_MODE
 from ..formats.tdf_export import (
     OUTCOME_CODE,
     ExportCut,
@@ -241,6 +250,13 @@ def _data(event: Event, src: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     )
 
 
+def _mode(event: Event, src: dict[str, Any]) -> str:
+    """TOM's ``mode``: ``TCG2DAY`` for an event with Day 2 rounds (P-D2-1), else the
+    stored one (``TCG1DAY`` by default)."""
+    two_day = event.day2_rounds > 0 or event.rounds.filter(phase=Phase.SWISS_DAY2).exists()
+    return TWO_DAY_MODE if two_day else src.get("mode", "TCG1DAY")
+
+
 def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
     """The event as a TOM ``.tdf`` file (text). standings: the event's Standings JSON
     (``standings.services.standings_data``), written as ``<standings>``."""
@@ -252,7 +268,7 @@ def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
             src.get("stage", "5"),
             src.get("version", "1.80"),
             src.get("gametype", "TRADING_CARD_GAME"),
-            src.get("mode", "TCG1DAY"),
+            _mode(event, src),
         ),
         data=_data(event, src),
         organizer=(organizer[0], organizer[1]),
