@@ -25,7 +25,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django_htmx.http import HttpResponseClientRedirect
 
 from .models import Event, EventStaff, StaffRole
@@ -82,12 +82,14 @@ def _to_login(request: HttpRequest) -> HttpResponse:
 
 
 def event_staff_required(
-    capability: str,
+    capability: str, *, other_staff_to: str | None = None
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a staff view taking ``(request, event, ...)`` whose URL has ``<slug>``.
 
     Anonymous → login redirect; signed in without ``capability`` → 403
-    (PermissionDenied, with who may); unknown event → 404.
+    (PermissionDenied, with who may); unknown event → 404. ``other_staff_to``: a URL
+    name where staff of the event who lack the capability are sent instead of the 403
+    (the staff entry page sends judges to their desk).
     """
     roles_needed, refusal = CAPABILITIES[capability]
 
@@ -99,6 +101,8 @@ def event_staff_required(
             event = get_object_or_404(Event, slug=slug)
             roles = frozenset(staff_roles(request.user, event))
             if not roles & roles_needed:
+                if roles and other_staff_to:
+                    return redirect(other_staff_to, event.slug)
                 raise PermissionDenied(refusal)
             request.can = Can(roles)  # type: ignore[attr-defined]
             return view(request, event, *args, **kwargs)

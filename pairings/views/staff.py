@@ -15,7 +15,7 @@ from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
 from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus, Structure
 from tournaments.multiplayer import uses_pods
-from tournaments.permissions import event_operator_required
+from tournaments.permissions import event_operator_required, event_staff_required
 from tournaments.selectors import divisions_for_event, rounds_for_staff
 
 from ..checkin_services import age_plan
@@ -36,10 +36,11 @@ def _pairing_runs(event: Event) -> dict[str, BackgroundRun]:
 
 
 @require_GET
-@event_operator_required
+@event_staff_required("operate", other_staff_to="staff:disputes")
 def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     """The event at a glance: divisions with recommended structure, each pod's current
-    round and next step (pair / review / publish / start / enter results)."""
+    round and next step (pair / review / publish / start / enter results). Judges, who
+    do not operate the event, are sent to their desk (the disputes queue) instead."""
     runs = _pairing_runs(event)
     pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
     context = {

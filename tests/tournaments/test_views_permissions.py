@@ -31,6 +31,10 @@ CORRECT = {"organiser", "judge"}
 ALL_STAFF = {"organiser", "scorekeeper", "judge"}
 MANAGE = {"organiser"}
 
+# Staff of the event who may not use a page but are sent elsewhere instead of a 403:
+# the staff entry page takes judges to their desk.
+REDIRECTED = {("staff:dashboard", "judge"): "staff:disputes"}
+
 # (url name, method, kwargs built from the fixture's objects, who may, status when allowed)
 STAFF_URLS = [
     ("staff:dashboard", "get", (), OPERATE, 200),
@@ -120,6 +124,9 @@ def test_staff_urls_answer_each_role(client, setting, role, name, method, params
     if role in ("anonymous", "private_link"):
         assert response.status_code == 302
         assert response.url.startswith(reverse("login") + "?next=")
+    elif (name, role) in REDIRECTED:
+        assert response.status_code == 302
+        assert response.url == reverse(REDIRECTED[name, role], args=[event.slug])
     elif role not in allowed:
         assert response.status_code == 403
     else:
@@ -131,9 +138,17 @@ def test_staff_urls_answer_each_role(client, setting, role, name, method, params
 def test_forbidden_page_says_who_may_operate(client, setting):
     event, users, _, _ = setting
     client.force_login(users["judge"])
-    response = client.get(reverse("staff:dashboard", args=[event.slug]))
+    response = client.get(reverse("staff:players", args=[event.slug]))
     assert response.status_code == 403
     assert "organisers and scorekeepers" in response.content.decode()
+
+
+def test_a_judge_entering_the_staff_pages_lands_on_the_judges_desk(client, setting):
+    event, users, _, _ = setting
+    client.force_login(users["judge"])
+    response = client.get(reverse("staff:dashboard", args=[event.slug]), follow=True)
+    assert response.redirect_chain == [(reverse("staff:disputes", args=[event.slug]), 302)]
+    assert response.status_code == 200
 
 
 @pytest.mark.parametrize(
