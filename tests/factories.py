@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from tournaments import services
-from tournaments.models import Event, EventStaff, Phase, StaffRole
+from tournaments.models import Event, EventStaff, Phase, Registration, Round, RoundStatus, StaffRole
 
 PASSWORD = "correct horse battery staple"
 
@@ -52,3 +52,32 @@ def started_round(players: int = 4, *, username: str = "org"):
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     return ev, rnd, regs
+
+
+def round_in_order(
+    event: Event,
+    *,
+    by,
+    status: str = RoundStatus.STARTED,
+    pod: str = "open",
+    number: int = 1,
+    phase: str = Phase.SWISS,
+    regs: list[Registration] | None = None,
+    why: str = "",
+) -> Round:
+    """A round pairing ``regs`` (default: every registration by pk) two by two in order,
+    tables 1.., taken through the services up to ``status`` (paired, published, started)."""
+    regs = regs or list(event.registrations.order_by("pk"))
+    rnd = services.round_create(
+        event=event,
+        pod=pod,
+        number=number,
+        phase=phase,
+        tables=[(i + 1, regs[2 * i : 2 * i + 2], why) for i in range(len(regs) // 2)],
+        by=by,
+    )
+    if status in (RoundStatus.PUBLISHED, RoundStatus.STARTED):
+        services.round_publish(round=rnd, by=by)
+    if status == RoundStatus.STARTED:
+        services.round_start(round=rnd, by=by)
+    return rnd

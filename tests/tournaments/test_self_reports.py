@@ -26,16 +26,7 @@ pytestmark = pytest.mark.django_db
 def table(event8, organiser):
     """Round 1 started; the first table and its two registrations."""
     regs = list(event8.registrations.order_by("pk"))
-    rnd = services.round_create(
-        event=event8,
-        pod="open",
-        number=1,
-        phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(4)],
-        by=organiser,
-    )
-    services.round_publish(round=rnd, by=organiser)
-    services.round_start(round=rnd, by=organiser)
+    rnd = factories.round_in_order(event8, by=organiser)
     return rnd.matches.get(table=1), regs[0], regs[1]
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import AuditEvent, EventStaff, Outcome, Phase, SelfReportMode, StaffRole
+from tournaments.models import AuditEvent, EventStaff, Outcome, SelfReportMode, StaffRole
 
 pytestmark = pytest.mark.django_db
 
@@ -20,16 +20,7 @@ pytestmark = pytest.mark.django_db
 def played(event8, organiser):
     """Round 1 started: table 1 entered by the organiser, table 2 reported by its players."""
     regs = list(event8.registrations.order_by("pk"))
-    rnd = services.round_create(
-        event=event8,
-        pod="open",
-        number=1,
-        phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(4)],
-        by=organiser,
-    )
-    services.round_publish(round=rnd, by=organiser)
-    services.round_start(round=rnd, by=organiser)
+    rnd = factories.round_in_order(event8, by=organiser)
     services.slip_enter(
         match=rnd.matches.get(table=1), outcome=Outcome.WIN, winner=regs[0], by=organiser
     )

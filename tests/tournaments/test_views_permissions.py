@@ -13,8 +13,7 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournaments import services
-from tournaments.models import BackgroundRun, EventStaff, Phase, StaffRole
+from tournaments.models import BackgroundRun, EventStaff, RoundStatus, StaffRole
 
 LOGIN = "login"
 ROLES = [
@@ -81,10 +80,7 @@ STAFF_URLS = [
 def setting(event8, organiser):
     """An 8-player event with a started round 1 and a pairing run, plus one user per role."""
     regs = list(event8.registrations.order_by("pk"))
-    tables = [(i + 1, regs[2 * i : 2 * i + 2], "test") for i in range(4)]
-    rnd = services.round_create(
-        event=event8, pod="open", number=1, phase=Phase.SWISS, tables=tables, by=organiser
-    )
+    rnd = factories.round_in_order(event8, by=organiser, status=RoundStatus.PAIRED, why="test")
     other = factories.event(by=factories.user("other-organiser"), name="Other Cup")
     users = {
         "organiser": organiser,

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import AuditEvent, Outcome, Phase, RoundStatus
+from tournaments.models import AuditEvent, Outcome, RoundStatus
 from tournaments.selectors.printing import cut_stack
 
 HX = {"HX-Request": "true"}
@@ -18,17 +18,7 @@ HX = {"HX-Request": "true"}
 
 def start_round(event, by, players=8):
     regs = list(event.registrations.order_by("pk"))[:players]
-    rnd = services.round_create(
-        event=event,
-        pod="open",
-        number=1,
-        phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(len(regs) // 2)],
-        by=by,
-    )
-    services.round_publish(round=rnd, by=by)
-    services.round_start(round=rnd, by=by)
-    return rnd, regs
+    return factories.round_in_order(event, by=by, regs=regs), regs
 
 
 def link(reg, name="public:player"):

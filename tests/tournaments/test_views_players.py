@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import Outcome, Phase, Registration
+from tournaments.models import Outcome, Registration
 
 
 @pytest.fixture
@@ -103,17 +103,7 @@ def test_dropping_twice_shows_the_services_refusal(staff_client, event8, organis
 
 
 def test_P_LATE_1_a_late_player_is_told_the_losses_they_receive(staff_client, event8, organiser):
-    regs = list(event8.registrations.order_by("pk"))
-    rnd = services.round_create(
-        event=event8,
-        pod="open",
-        number=1,
-        phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(4)],
-        by=organiser,
-    )
-    services.round_publish(round=rnd, by=organiser)
-    services.round_start(round=rnd, by=organiser)
+    factories.round_in_order(event8, by=organiser)
     response = staff_client.post(
         reverse("staff:player_add", args=[event8.slug]), {"name": "Late Larry"}, follow=True
     )

@@ -36,20 +36,9 @@ def private_cache(settings, request):
 def make_round(
     event, by, *, status=RoundStatus.PUBLISHED, pod="open", number=1, phase=Phase.SWISS, regs=None
 ):
-    regs = regs or list(event.registrations.order_by("pk"))
-    rnd = services.round_create(
-        event=event,
-        pod=pod,
-        number=number,
-        phase=phase,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "") for i in range(len(regs) // 2)],
-        by=by,
+    return factories.round_in_order(
+        event, by=by, status=status, pod=pod, number=number, phase=phase, regs=regs
     )
-    if status in (RoundStatus.PUBLISHED, RoundStatus.STARTED):
-        services.round_publish(round=rnd, by=by)
-    if status == RoundStatus.STARTED:
-        services.round_start(round=rnd, by=by)
-    return rnd
 
 
 def test_home_lists_events_and_links_to_staff_login(client, event):

@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 
 from tests import factories
-from tournaments import services
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -30,20 +29,7 @@ def staff_client(client, organiser):
 
 def make_round(event, by, *, status=RoundStatus.PAIRED):
     """Round 1 of an 8-player open event, tables in registration order."""
-    regs = list(event.registrations.order_by("pk"))
-    rnd = services.round_create(
-        event=event,
-        pod="open",
-        number=1,
-        phase=Phase.SWISS,
-        tables=[(i + 1, regs[2 * i : 2 * i + 2], "same record") for i in range(len(regs) // 2)],
-        by=by,
-    )
-    if status in (RoundStatus.PUBLISHED, RoundStatus.STARTED):
-        services.round_publish(round=rnd, by=by)
-    if status == RoundStatus.STARTED:
-        services.round_start(round=rnd, by=by)
-    return rnd
+    return factories.round_in_order(event, by=by, status=status, why="same record")
 
 
 def slip(client, event, match, result, version=None, htmx=True):
