@@ -7,9 +7,9 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
-from ..models import Event
+from ..models import Event, Match
 from ..pods import pod_label
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
@@ -37,3 +37,9 @@ def int_param(request: HttpRequest, name: str) -> int | None:
     """The query-string parameter ``name`` as a non-negative int, or None."""
     value = request.GET.get(name, "")
     return int(value) if value.isdigit() else None
+
+
+def event_match_or_404(event: Event, match_id: int) -> Match:
+    """The match ``match_id`` of ``event`` with its round, or 404 (another event's match
+    is never reachable through this event's URLs)."""
+    return get_object_or_404(Match.objects.select_related("round"), pk=match_id, round__event=event)

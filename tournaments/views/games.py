@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
 from .. import services
@@ -19,6 +18,7 @@ from ..errors import RoundStateError
 from ..forms import GameScoreForm
 from ..models import Event, Match, RoundStatus
 from ..permissions import event_operator_required
+from .common import event_match_or_404
 from .staff import slip_attempt, slip_response
 
 
@@ -47,9 +47,7 @@ def match_games(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
     """Enter the game score of a best-of-3 match slip (M-MATCH-1): the outcome follows
     from the games; an impossible score (3-0, a draw in single elimination, M-SE-2) is
     refused with the reason and changes nothing (422); a stale form conflicts (409)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     form = GameScoreForm(request.POST)
     if not form.is_valid():
         error, status = form_error(form), 422

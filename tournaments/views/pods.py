@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -24,6 +24,7 @@ from ..selectors import match_for_staff
 from ..services.pod_events import pod_cut_set
 from ..services.pod_reports import pod_dispute_resolve as pod_dispute_resolve_service
 from ..services.pod_results import pod_intentional_draw_note, pod_result_correct, pod_slip_enter
+from .common import event_match_or_404
 from .staff import slip_attempt
 
 
@@ -69,9 +70,7 @@ def _enter(match: Match, form: PodSlipForm, by: Any) -> None:
 def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Enter a pod slip from one click: a winner button, or "Draw" with the conceded
     players ticked (MP-PTS-1). Same conflict and double-submit rules as a match slip."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     form = PodSlipForm(request.POST, match=match)
     if not form.is_valid():
         error, status = "Choose a winner or Draw.", 422
@@ -101,9 +100,7 @@ def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
 def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Note an intentional draw in a top-cut pod: the round clock shows the 150-minute
     limit from the round start (MP-TIME-1)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     try:
         pod_intentional_draw_note(match=match, by=request.user)
     except MatchslipError as e:
@@ -118,9 +115,7 @@ def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> H
 def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """A judge corrects a recorded pod from the corrections page, with a reason
     (P-POST-4); later Swiss pods seating a moved player are marked (P-SW-9)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     form = PodSlipForm(request.POST, match=match)
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")
@@ -142,9 +137,7 @@ def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
 def pod_dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Staff decide a disputed pod from the disputes queue, with a reason; the entry
     overrides the players' reports (MP-PTS-1, ``pod_reports``)."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     form = PodSlipForm(request.POST, match=match)
     if not form.is_valid():
         messages.error(request, f"Table {match.table}: choose a result and give a reason.")

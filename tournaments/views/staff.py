@@ -45,7 +45,7 @@ from ..selectors import (
     round_for_staff,
 )
 from ..selectors.reports import reports_for_round
-from .common import int_param
+from .common import event_match_or_404, int_param
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
 
@@ -330,9 +330,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     """Enter a match slip from one click. HTMX: answers the table's row plus the round's
     progress (results missing) as an out-of-band swap; a stale form (version mismatch)
     shows "This match was just recorded as …". Without JS: redirects to the round."""
-    match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__event=event
-    )
+    match = event_match_or_404(event, match_id)
     form = ResultForm(request.POST)
     if not form.is_valid():
         error, status = "Choose one of the result buttons.", 422
