@@ -45,7 +45,7 @@ test: install chromium
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy pairings/engine standings/engine
+	$(BIN)/mypy pairings/engine standings/engine rulesets
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from rulesets import get_ruleset
 from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration
 from tournaments.pods import in_pod
-from tournaments.rulesets import get_ruleset
 
 from .engine.types import SwissPlayer, SwissRound
 

@@ -25,9 +25,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from rulesets import get_ruleset
+from rulesets.tables import Recommendation
 from tournaments.errors import InvalidInput
 from tournaments.models import Division, Event, Registration, Structure
-from tournaments.round_tables import Recommendation, recommend, table_for_event
 from tournaments.services import audit_log
 
 from .engine.ages import DIVISIONS, AgeMode, AgeStyle, age_mode, division_cuts, round_basis
@@ -80,19 +81,16 @@ def _groups(mode: AgeMode, counts: dict[str, int]) -> list[list[str]]:
 
 
 def _recommend(event: Event, players: int) -> Recommendation:
-    # P-RT-2: a two-day event reads the two-day table (Day 2 rounds for 227+ players);
-    # P-RT-4/P-RT-5: the 2009 Swiss table for a Swiss-only event, MTG's draft playoff.
+    """The event's round table read for ``players`` (at its first row for fewer): P-RT-2
+    for a two-day event of a ruleset with Day 2, the 2009 Swiss table for a Swiss-only
+    event (P-RT-4), MTG's draft playoff (P-RT-5) — the ruleset chooses."""
     structure = event.structure if event.structure == Structure.SWISS else ""
-    table = table_for_event(event.ruleset, structure, event.options)
-    ruleset = "pokemon-tcg-two-day" if _two_day_table(event) else table
-    try:
-        return recommend(ruleset, players)
-    except ValueError:  # fewer players than the table's first row: read that row
-        return recommend(table, table.rows[0].low)
+    ruleset = get_ruleset(event.ruleset)
+    return ruleset.recommend(players, structure, event.options, two_day=_two_day_table(event))
 
 
 def _two_day_table(event: Event) -> bool:
-    return event.day2_rounds > 0 and event.ruleset == "pokemon"
+    return event.day2_rounds > 0 and get_ruleset(event.ruleset).features.day2
 
 
 def _largest_cut(event: Event, basis: int, cut: int | None) -> int:
@@ -108,7 +106,10 @@ def _pod_plan(
     basis = round_basis(pod_counts)
     rec = _recommend(event, basis)
     cuts = division_cuts(pod_counts, _largest_cut(event, basis, cut))
-    return PodPlan("+".join(codes), pod_counts, basis, rounds or rec.rounds, cuts, rec)
+    # A row without Swiss rounds (P-RT-5 5–8 Magic players: single elimination) keeps
+    # the rounds the organiser announced for a Swiss event.
+    planned = rounds or rec.rounds or event.swiss_rounds
+    return PodPlan("+".join(codes), pod_counts, basis, planned, cuts, rec)
 
 
 def age_plan(

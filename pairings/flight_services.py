@@ -36,8 +36,11 @@ def _active(division: Division) -> list[Registration]:
 
 
 def _refusals(division: Division, flights: int) -> None:
-    """Raise InvalidInput with every reason flights are refused here (P-FL-1)."""
+    """Raise InvalidInput with every reason flights are refused here (P-FL-1); a ruleset
+    without flights (``Features.flights``) refuses them outright."""
     event = division.event
+    if not event.rules.features.flights:
+        raise InvalidInput(f"The {event.rules.label} rules do not play in flights.")
     separated = "+" not in division.pod and event.age_style != "age-modified"
     try:
         check_flights(
@@ -52,8 +55,12 @@ def _refusals(division: Division, flights: int) -> None:
 
 
 def division_flight_options(division: Division) -> tuple[FlightPlan, ...]:
-    """The allowed ways to flight ``division`` now (P-FL-1, P-FL-2, P-FL-5)."""
-    if division.event.structure != Structure.SWISS_TOP_CUT or "+" in division.pod:
+    """The allowed ways to flight ``division`` now (P-FL-1, P-FL-2, P-FL-5); none for a
+    ruleset without flights."""
+    event = division.event
+    if not event.rules.features.flights:
+        return ()
+    if event.structure != Structure.SWISS_TOP_CUT or "+" in division.pod:
         return ()
     return flight_options(len(_active(division)), division.cut, base_rounds=division.rounds)
 

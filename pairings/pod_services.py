@@ -36,7 +36,7 @@ from . import pods
 from .engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
 from .engine.pods import Pod, PodPlayer, pair_pods
 
-BYE_WHY = "top seed: bye to the next round (MP-SE-1)"
+BYE_WHY = "top seed: bye to the next round"  # MP-SE-1
 
 
 def _history(event: Event, pod: str) -> tuple[dict[int, set[int]], dict[int, int]]:
@@ -269,7 +269,7 @@ def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round
     rnd = Round.objects.select_related("event").get(pk=round.pk)
     if rnd.phase != Phase.SWISS:
         raise PairingImpossible("Only Swiss rounds of pods are paired again.")
-    reason = "A correction changed the standings the pods were filled from (P-SW-9)."
+    reason = "A correction changed the standings the pods were filled from."
     round_discard(round=rnd, by=by, reason=reason)
     (new,) = pod_round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)
     return new

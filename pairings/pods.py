@@ -153,11 +153,11 @@ def next_step(event: Event, pod: str) -> Step:
         return Step(StepKind.SWISS, number, f"Pair Swiss round {number} of {swiss_total}.", last)
     if len(rounds) < swiss_total + event.day2_rounds:  # two-day event: P-D2-1, R-3
         k = len(rounds) - swiss_total + 1
-        cut = " Day 2 cut: 19+ match points or the top 32 (P-D2-1)." if k == 1 else ""
+        cut = " Day 2 cut: 19+ match points or the top 32." if k == 1 else ""
         message = f"Pair Day 2 round {k} of {event.day2_rounds}.{cut}"
         return Step(StepKind.DAY2, number, message, last)
     if flight is not None and (busy := _flights_in_swiss(event, base, divisions, swiss_total)):
-        message = f"Waiting for flight {', '.join(busy)} to finish the Swiss (P-FL-5)."
+        message = f"Waiting for flight {', '.join(busy)} to finish the Swiss."
         return Step(StepKind.WAIT, number, message, last)
     cut_pods = set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
     waiting = [d for d in divisions if d.cut and cut_pod(d) not in cut_pods]

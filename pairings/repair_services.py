@@ -72,7 +72,7 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
     rnd = Round.objects.select_related("event").get(pk=round.pk)
     if rnd.status not in REPAIRABLE or rnd.phase != Phase.SWISS:
         raise RoundStateError(
-            f"Round {rnd.number} has started: its pairings are frozen (P-POST-2)."
+            f"Round {rnd.number} has started: its pairings are frozen."
             if rnd.status not in REPAIRABLE
             else "Only Swiss rounds are re-paired."
         )

@@ -5,6 +5,7 @@ Every function that changes state is atomic, audited and takes ``by=`` the actin
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import random
 import secrets
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing, RoundStateError
@@ -28,9 +30,11 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.multiplayer import uses_pods
-from tournaments.pods import in_pod
+from tournaments.pods import flight_pod, in_pod
 from tournaments.services import round_create
-from tournaments.services.rounds import Table, task_on_commit
+from tournaments.services.rounds import Table
+from tournaments.services.runs import ACTIVE as ACTIVE_RUNS
+from tournaments.services.runs import run_active, run_request
 
 from . import day2_services, draft_playoff, pod_services, pods, se_services
 from .adapters import round_notes, swiss_players_for_pod
@@ -48,7 +52,7 @@ def check_previous_complete(last: Round | None) -> None:
         missing = last.matches.filter(outcome=Outcome.PENDING).count()
         raise ResultsMissing(
             f"Round {last.number} still has {missing} result(s) missing. Enter them (or record "
-            "an abandoned match as a double loss) before pairing the next round (R-6)."
+            "an abandoned match as a double loss) before pairing the next round."
         )
     raise RoundStateError(
         f"Round {last.number} is {last.get_status_display().lower()}: "
@@ -146,7 +150,7 @@ def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
     missing = [r.player.name for r in seeds if r.decklist_received_at is None]
     if not event.awards_championship_points or not missing:
         return []
-    return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)} (P-POST-5)."]
+    return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)}."]
 
 
 def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
@@ -208,23 +212,56 @@ def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> l
     raise PairingImpossible(step.message)
 
 
-def pairing_request(*, event: Event, pod: str, by: Any) -> BackgroundRun:
-    """Queue the pairing of the next round of ``pod`` in a Celery task; the returned row
-    records progress and failure (the staff page polls it)."""
+def pairing_refusal(event: Event, pod: str) -> str | None:
+    """Why ``pod`` has nothing to pair now, or None when a pairing run may start.
+
+    Its round is already paired or published (a double click, a second tab), it waits
+    for other flights (P-FL-5), or no round is left: the next step's sentence. A round
+    started with results missing is left to :func:`round_pair`, whose R-6 refusal counts
+    them and stays on the pod as a failed run.
+    """
+    step = pods.next_step(event, pod)
+    if step.can_pair or (step.last is not None and step.last.status == RoundStatus.STARTED):
+        return None
+    return step.message
+
+
+def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, bool]:
+    """Queue the pairing of the next round of ``pod`` in a Celery task (``pair_round``),
+    or find the run already queued or running for ``pod`` (one at a time: the partial
+    unique index ``run_one_active``).
+
+    Returns ``(run, created)``: the run records progress and failure (the staff page
+    polls it); ``created`` is False when it was already going, and no second task is
+    queued. Raises RoundStateError with :func:`pairing_refusal`'s sentence, before any run
+    is made, when the pod has nothing to pair now.
+    """
     with transaction.atomic():
-        run = BackgroundRun.objects.create(
-            event=event,
-            kind=BackgroundRun.Kind.PAIRING,
-            pod=pod,
-            requested_by=by if getattr(by, "is_authenticated", False) else None,
-        )
-        task_on_commit("pairings.tasks.pair_round", run.pk)
-    run.refresh_from_db()
-    return run
+        run, created = run_active(event.pk, BackgroundRun.Kind.PAIRING, pod), False
+        # The run first, then the rounds: a run finishing in between is seen either still
+        # going or with its round paired, never as neither.
+        if run is None:
+            if refusal := pairing_refusal(event, pod):
+                raise RoundStateError(refusal)
+            run, created = run_request(
+                event_id=event.pk,
+                kind=BackgroundRun.Kind.PAIRING,
+                pod=pod,
+                by=by,
+                task="pairings.tasks.pair_round",
+            )
+    run.refresh_from_db()  # the task ran eagerly at commit when no broker is configured
+    return run, created
 
 
 def pairing_run_execute(run_id: int) -> None:
-    """Body of the pairing task: pair once per run row (idempotent), record the outcome."""
+    """Body of the pairing task: pair once per run row (idempotent), record the outcome.
+
+    A run that finds its pod already paired (by an earlier request or the ``pair``
+    command since it was queued, see :func:`pairing_refusal`) is done without pairing:
+    the round it asked for exists, so it is no failure. Refusals (MatchslipError) are
+    kept on the row; anything else is logged and re-raised.
+    """
     with transaction.atomic():
         run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
         if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
@@ -233,8 +270,10 @@ def pairing_run_execute(run_id: int) -> None:
         run.save(update_fields=["status"])
     try:
         with transaction.atomic():
-            rounds = round_pair(event=run.event, pod=run.pod, by=run.requested_by)
-            run.status, run.seed = BackgroundRunStatus.DONE, rounds[0].seed
+            Event.objects.select_for_update().get(pk=run.event_id)  # as round_pair: one at a time
+            paired = pairing_refusal(run.event, run.pod) is not None
+            rounds = [] if paired else round_pair(event=run.event, pod=run.pod, by=run.requested_by)
+            run.status, run.seed = BackgroundRunStatus.DONE, rounds[0].seed if rounds else None
             run.finished_at = timezone.now()
             run.save(update_fields=["status", "seed", "finished_at"])
     except MatchslipError as e:
@@ -248,6 +287,37 @@ def pairing_run_execute(run_id: int) -> None:
 def _fail(run: BackgroundRun, message: str) -> None:
     run.status, run.error, run.finished_at = BackgroundRunStatus.FAILED, message, timezone.now()
     run.save(update_fields=["status", "error", "finished_at"])
+
+
+def pairing_runs_for_staff(event: Event) -> dict[str, BackgroundRun]:
+    """``{pod: run}`` for the dashboard: the latest pairing run of each pod while it is
+    queued or running, or failed with nothing paired since. A later run of the pod, or a
+    round paired in it (or in its divisions' top cut) after the failure, hides an older
+    failure, so a refusal never lingers beside a round that was paired. 3 queries."""
+    latest: dict[str, BackgroundRun] = {}
+    runs = event.runs.filter(kind=BackgroundRun.Kind.PAIRING).select_related("requested_by")
+    for run in runs.order_by("-created_at", "-id")[:50]:
+        latest.setdefault(run.pod, run)
+    paired = _last_paired(event)
+    failed = BackgroundRunStatus.FAILED
+    return {
+        pod: run
+        for pod, run in latest.items()
+        if run.status in ACTIVE_RUNS
+        or (run.status == failed and paired.get(pod, run.created_at) <= run.created_at)
+    }
+
+
+def _last_paired(event: Event) -> dict[str, dt.datetime]:
+    """When each pairing group last had a round paired: its own rounds, and a division's
+    top-cut rounds for the Swiss groups its cut is paired from (each flight too)."""
+    last = dict(event.rounds.values_list("pod").annotate(at=Max("paired_at")))
+    out = dict(last)
+    for d in event.divisions.all():
+        if (at := last.get(pods.cut_pod(d))) is not None:
+            for pod in [d.pod, *(flight_pod(d.pod, n) for n in range(1, d.flights + 1))]:
+                out[pod] = max(out.get(pod, at), at)
+    return out
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from pairings.day2_services import day2_qualified
 from pairings.engine.day2 import day2_matches, day2_order
+from rulesets import Context, Line, get_ruleset
 from tournaments.models import Event, Phase, RoundStatus
 
 from . import adapters
-from .rulesets import Context, Line, strategy_for
 
 if TYPE_CHECKING:
     from .services import PodStandings
@@ -51,7 +51,7 @@ def _day2_lines(
     ]
     ctx = Context(rounds=len(done), seed=done[-1].seed, options=event.options)
     entrants = adapters.entrants([ps.registrations[p] for p in qualified])
-    return strategy_for(event.ruleset)(entrants, day2_matches(matches, ps.rounds), ctx)
+    return get_ruleset(event.ruleset).standings(entrants, day2_matches(matches, ps.rounds), ctx)
 
 
 def _row(line: Line, ps: PodStandings) -> _Row:

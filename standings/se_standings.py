@@ -3,55 +3,73 @@
 The winner is 1st; everyone else is placed by the round they were knocked out in, then
 by the final record of the player who knocked them out, then by their own random seed
 (``engine.placement.single_elimination_places``). Written as the Standings JSON of
-INTERFACES.md with an empty ``tiebreakers`` (there are none in a bracket).
+INTERFACES.md; the ruleset's match points, record and tiebreaker columns (OWP and OOWP,
+OMW/GW/OGW for Magic, …) are computed over the bracket's complete rounds and shown beside
+the places, which they never change (a bracket has no tiebreakers; an organiser and the
+players still expect the ruleset's columns on every row).
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from pairings.engine.elimination import THIRD_PLACE_WHY
 from pairings.se_services import se_seeds
-from tournaments.models import Event, Outcome, Phase, RoundStatus
+from rulesets import Context, get_ruleset
+from tournaments.models import Event, Phase, RoundStatus
 
 from . import adapters
 from .engine.placement import single_elimination_places
 from .engine.types import MatchRecord
 
 
-def _record(pid: str, matches: list[MatchRecord]) -> tuple[int, int]:
-    played = [m for m in matches if pid in m.players]
-    wins = sum(1 for m in played if m.winner == pid or m.outcome == Outcome.BYE)
-    losses = sum(1 for m in played if m.winner not in (None, pid))
-    return wins, losses
+def _lines(event: Event, pod: str, regs: list[Any], matches: list[MatchRecord]) -> dict:
+    """The ruleset's standings lines over the bracket's complete rounds, by player id:
+    its match points, record and tiebreaker columns (shown beside the P-SE-5 places;
+    they never change the order)."""
+    done = list(event.rounds.filter(pod=pod, status=RoundStatus.COMPLETE).order_by("number"))
+    numbers = {r.number for r in done}
+    ctx = Context(rounds=len(done), seed=done[-1].seed if done else 0, options=event.options)
+    played = [m for m in matches if m.round in numbers]
+    lines = get_ruleset(event.ruleset).standings(adapters.entrants(regs), played, ctx)
+    return {line.player: line for line in lines}
 
 
 def _rows(event: Event, pod: str, code: str) -> list[dict[str, Any]]:
     seeds = sorted(se_seeds(event, pod).items(), key=lambda kv: kv[1])
-    regs = {str(r.pk): r for r in event.registrations.filter(division__code=code)}
+    regs = {
+        str(r.pk): r
+        for r in event.registrations.filter(division__code=code).select_related("player")
+    }
     ids = [str(reg_id) for reg_id, _ in seeds if str(reg_id) in regs]
     matches = adapters.match_records(event, pod, phases=(Phase.SINGLE_ELIMINATION,))
     order = single_elimination_places(ids, matches) if ids else tuple(regs)
     order = sorted(order, key=lambda p: regs[p].disqualified)  # INTERFACES.md: DQ last
+    lines = _lines(event, pod, list(regs.values()), matches)
     out = []
     for place, pid in enumerate(order, start=1):
-        reg, (wins, losses) = regs[pid], _record(pid, matches)
+        reg, line = regs[pid], lines[pid]
         out.append(
             {
                 "place": None if reg.disqualified else place,
                 "player": reg.external_id,
                 "name": reg.player.name,
-                "match_points": wins,
-                "record": f"{wins}-{losses}-0",
+                "match_points": line.match_points,
+                "record": line.record,
                 "dropped": reg.dropped,
                 "late": reg.late,
                 "top_cut": False,
                 "seed": dict(seeds).get(reg.pk),
-                "tiebreakers": {},
-                "exact": {},
+                "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
+                "exact": {k: str(v) for k, v in line.tiebreakers.items()},
             }
         )
     return out
+
+
+def _number(value: Fraction | int) -> float | int:
+    return float(value) if isinstance(value, Fraction) else value
 
 
 def se_standings_data(event: Event) -> dict[str, Any]:

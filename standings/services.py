@@ -12,9 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from pairings.engine.elimination import THIRD_PLACE_WHY
+from rulesets import Context, Line, get_ruleset
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -27,10 +27,10 @@ from tournaments.models import (
 )
 from tournaments.pods import cut_pod_name, in_pod
 from tournaments.services import event_finish
+from tournaments.services.runs import run_finish
 
 from . import adapters
 from .models import StandingsSnapshot
-from .rulesets import Context, Line, cut_places_for, strategy_for
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def pod_standings(event: Event, pod: str, *, with_day2: bool = True) -> PodStand
         options=event.options,
         playoff_matches=_pod_playoffs(event, pod),
     )
-    lines = strategy_for(event.ruleset)(adapters.entrants(regs), matches, ctx)
+    lines = get_ruleset(event.ruleset).standings(adapters.entrants(regs), matches, ctx)
     ps = PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})
     if with_day2 and event.day2_rounds:
         from .day2_standings import with_day2 as day2_reorder
@@ -132,7 +132,7 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
     cut = _cut_matches(event, division)
     cut_players = {p for m in cut for p in m.players}
     if cut:
-        order = list(cut_places_for(event.ruleset)(order, cut))
+        order = list(get_ruleset(event.ruleset).cut_places(order, cut))
     placed = [p for p in order if not regs[p].disqualified]
     out = [_row_json(n, lines[p], regs[p], p in cut_players) for n, p in enumerate(placed, 1)]
     out += [_row_json(None, lines[p], regs[p], False) for p in order if regs[p].disqualified]
@@ -204,10 +204,15 @@ def standings_latest(event: Event) -> StandingsSnapshot | None:
     return event.standings.order_by("-computed_at", "-id").first()
 
 
+STANDINGS_TASK = "standings.tasks.standings_compute"
+
+
 def standings_run_execute(run_id: int) -> None:
     """Body of the standings task: compute once per run row, record done or failed.
 
-    A failure is logged with its traceback and kept on the row for the staff page.
+    A failure is logged with its traceback and kept on the row for the staff page. A run
+    asked for again while it ran (results changed meanwhile) queues a follow-up run as it
+    ends (``tournaments.services.runs.run_finish``).
     """
     with transaction.atomic():
         run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
@@ -219,14 +224,10 @@ def standings_run_execute(run_id: int) -> None:
         standings_compute(event=run.event)
     except Exception:
         logger.exception("standings run %s failed", run_id)
-        _finish(run, BackgroundRunStatus.FAILED, "Standings failed because of an unexpected error.")
+        error = "Standings failed because of an unexpected error."
+        run_finish(run, status=BackgroundRunStatus.FAILED, error=error, task=STANDINGS_TASK)
         raise
-    _finish(run, BackgroundRunStatus.DONE)
-
-
-def _finish(run: BackgroundRun, status: str, error: str = "") -> None:
-    run.status, run.error, run.finished_at = status, error, timezone.now()
-    run.save(update_fields=["status", "error", "finished_at"])
+    run_finish(run, status=BackgroundRunStatus.DONE, task=STANDINGS_TASK)
 
 
 def standings_run_latest(event: Event) -> BackgroundRun | None:

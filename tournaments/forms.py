@@ -6,6 +6,9 @@ from typing import Any
 
 from django import forms
 
+import rulesets
+from rulesets import RULESETS, Ruleset, get_ruleset
+
 from .models import (
     Division,
     DivisionCode,
@@ -16,13 +19,11 @@ from .models import (
     StaffRole,
     Structure,
 )
-from .multiplayer import allowed_cuts
-from .rulesets import RULESETS, Ruleset
 
-TOP_CUT_CHOICES = [(0, "No top cut")] + [(n, f"Top {n}") for n in (2, 4, 8, 16, 32, 64)]
-# Multiplayer pod cuts (MP-SE-1) offered beside them; EventForm.clean keeps each ruleset
-# to its own sizes.
-POD_ONLY_CUTS = [(n, f"Top {n} (multiplayer pods)") for n in (7, 10, 13, 40)]
+# Every cut size some ruleset plays; EventForm.clean keeps each ruleset to its own.
+TOP_CUT_CHOICES = [(0, "No top cut")] + [
+    (n, f"Top {n}") for n in sorted({c for r in RULESETS.values() for c in r.cuts})
+]
 
 # How the age divisions are paired: {division code: pod} (P-AGE-2, P-AGE-3, P-AGE-6).
 DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
@@ -49,10 +50,23 @@ DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
 class EventForm(forms.Form):
     """The announced structure of a new event (S-1, S-2)."""
 
+    #: Fields only some rulesets use: field → ``Features`` flag. The page hides them for
+    #: other rulesets (static/js/matchslip.js); ``clean`` resets them to ``CLEARED``.
+    FEATURE_FIELDS = {
+        "divisions": "age_divisions",
+        "season_year": "age_divisions",
+        "awards_championship_points": "championship_points",
+        "day2_rounds": "day2",
+    }
+    CLEARED = {
+        "divisions": "open",
+        "season_year": None,
+        "awards_championship_points": False,
+        "day2_rounds": 0,
+    }
+
     name = forms.CharField(max_length=200)
-    ruleset = forms.ChoiceField(
-        choices=[(r.id, r.label) for r in RULESETS.values() if r.implemented]
-    )
+    ruleset = forms.ChoiceField(choices=rulesets.choices, initial=rulesets.DEFAULT)
     structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.SWISS_TOP_CUT)
     divisions = forms.ChoiceField(
         choices=[(k, label) for k, (label, _) in DIVISION_LAYOUTS.items()],
@@ -68,15 +82,15 @@ class EventForm(forms.Form):
         max_value=10,
         initial=0,
         label="Day 2 Swiss rounds (two-day event, 0 = one day)",
-        help_text="Day 2 cut: 19+ match points or the top 32, whichever is larger (P-D2-1).",
+        help_text="Day 2 cut: 19+ match points or the top 32, whichever is larger.",
     )
     top_cut_size = forms.TypedChoiceField(
-        choices=sorted(TOP_CUT_CHOICES + POD_ONLY_CUTS),
+        choices=TOP_CUT_CHOICES,
         coerce=int,
         initial=0,
         label="Top cut",
-        help_text="Head-to-head: 2, 4, 8, 16, 32 or 64. Multiplayer pods: 4, 7, 10, 13, 16, "
-        "40 or 64 (MP-SE-1).",
+        help_text="Head-to-head: 2, 4, 8, 16, 32 or 64 players. Multiplayer pods: 4, 7, 10, "
+        "13, 16, 40 or 64 players.",
     )
     third_place_playoff = forms.BooleanField(required=False, label="3rd/4th place playoff")
     prizes = forms.CharField(
@@ -91,21 +105,33 @@ class EventForm(forms.Form):
         max_value=2100,
         required=False,
         label="Season (the year it ends in)",
-        help_text="Sets the age cut-offs (P-AGE-1). Empty: the season of the event date.",
+        help_text="Sets the age cut-offs. Empty: the season of the event date.",
     )
     awards_championship_points = forms.BooleanField(
         required=False,
         label="Awards Championship Points",
-        help_text="Adding a player after round 2 then needs an explicit override (P-LATE-1).",
+        help_text="Adding a player after round 2 then needs an explicit override.",
     )
 
     def clean(self) -> dict[str, Any]:
-        """The top cut must be one the chosen ruleset plays (MP-SE-1 pods, else P-TC-1)."""
+        """The announced structure must be one the chosen ruleset can run (S-1): its own
+        structures and cut sizes (MP-SE-1 pods, else P-TC-1), Swiss with rounds, a top
+        cut only with Swiss plus top cut, single elimination without Swiss rounds. Age
+        divisions, seasons, Championship Points and Day 2 are cleared for rulesets that
+        do not use them."""
         data = super().clean() or {}
-        cut, ruleset = data.get("top_cut_size"), data.get("ruleset")
-        if cut is not None and ruleset and cut not in allowed_cuts(ruleset):
-            sizes = ", ".join(str(n) for n in allowed_cuts(ruleset) if n)
-            self.add_error("top_cut_size", f"This ruleset's top cut is none or {sizes}.")
+        if self.errors or not data.get("ruleset"):
+            return data
+        ruleset = get_ruleset(data["ruleset"])
+        cut = data.get("top_cut_size") or 0
+        problem = ruleset.structure_problem(
+            data.get("structure", ""), data.get("swiss_rounds") or 0, cut
+        )
+        if problem:
+            self.add_error("top_cut_size" if cut not in ruleset.allowed_cuts() else None, problem)
+        for name, feature in self.FEATURE_FIELDS.items():
+            if not getattr(ruleset.features, feature):
+                data[name] = self.CLEARED[name]
         return data
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -133,6 +159,8 @@ class PlayerForm(forms.Form):
             self.fields["division"].widget = forms.HiddenInput()
         if not event.awards_championship_points:
             del self.fields["override_late_entry"]
+        if not event.rules.features.age_divisions:  # the birth year only sets the division
+            del self.fields["birth_year"]
 
     override_late_entry = forms.BooleanField(
         required=False,
@@ -141,12 +169,20 @@ class PlayerForm(forms.Form):
 
 
 class PlayersCsvForm(forms.Form):
-    """Pasted lines ``name,player id,birth year``."""
+    """Pasted lines ``name,player id,birth year``; ``ages`` False (a ruleset without age
+    divisions) asks for ``name,player id`` only."""
 
     lines = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ash Ketchum,1234567,1999"}),
         label="Paste players, one per line: name,player id,birth year",
     )
+
+    def __init__(self, *args: Any, ages: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not ages:
+            field = self.fields["lines"]
+            field.label = "Paste players, one per line: name,player id"
+            field.widget.attrs["placeholder"] = "Ann Lee,1234567"
 
 
 class DivisionForm(forms.Form):
@@ -160,7 +196,8 @@ class DivisionForm(forms.Form):
 
 
 class CheckinCloseForm(forms.Form):
-    """Close check-in; rounds and cut left empty take the recommendation (S-3)."""
+    """Close check-in; rounds and cut left empty take the recommendation (S-3). ``cuts``:
+    the cut sizes the event's ruleset allows (``Ruleset.allowed_cuts``), default all."""
 
     swiss_rounds = forms.IntegerField(min_value=1, max_value=20, required=False)
     top_cut = forms.TypedChoiceField(
@@ -170,6 +207,12 @@ class CheckinCloseForm(forms.Form):
         required=False,
         label="Top cut of the largest division",
     )
+
+    def __init__(self, *args: Any, cuts: tuple[int, ...] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if cuts is not None:
+            allowed = [(n, label) for n, label in TOP_CUT_CHOICES if n in cuts]
+            self.fields["top_cut"].choices = [("", "Recommended"), *allowed]
 
 
 class TdfUploadForm(forms.Form):
@@ -273,15 +316,10 @@ class AuditFilterForm(forms.Form):
         self.fields["person"].choices = [("", "Anyone")] + people
 
 
-#: Quick game-score buttons of a best-of-3 match slip (M-MATCH-1): (value, label).
-QUICK_SCORES = (
-    ("2-0-0", "2-0"),
-    ("2-1-0", "2-1"),
-    ("1-2-0", "1-2"),
-    ("0-2-0", "0-2"),
-    ("1-1-1", "1-1-1"),
-    ("0-0-3", "ID 0-0-3"),
-)
+#: Quick game-score buttons of a best-of-3 match slip (M-MATCH-1): games won by the
+#: first player, by the second, drawn games. Pages label them by the winner
+#: (``templatetags.matchslip.quick_scores``: "Ann 2-1", "Draw 1-1-1").
+QUICK_SCORES = ("2-0-0", "2-1-0", "1-2-0", "0-2-0", "1-1-1", "0-0-3")
 
 
 class GameScoreForm(forms.Form):

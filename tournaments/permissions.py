@@ -5,6 +5,8 @@ Roles (``EventStaff``, one user may hold several):
 - **scorekeeper**: operates the event: players, pairing, publishing, starting, match
   slips, drops, standings and printing.
 - **judge**: corrects results within the P-POST-4 window, records penalty notes.
+Every staff role runs the round clock (pause, resume, add time) and gives a table a
+time extension.
 Every staff role sees the disputes queue (and may resolve a dispute, with a reason, or
 accept an agreed result) and the audit trail. Decision: scorekeepers resolve disputes
 too, because "a staff entry always overrides" — the slip brought to their desk decides.
@@ -42,6 +44,7 @@ CAPABILITIES: dict[str, tuple[frozenset[str], str]] = {
     ),
     "resolve": (ALL_STAFF, "Only the staff of this event can handle disputes."),
     "audit": (ALL_STAFF, "Only the staff of this event can read its audit trail."),
+    "clock": (ALL_STAFF, "Only the staff of this event can run the round clock."),
     "decklists": (ALL_STAFF, "Only the staff of this event can handle deck lists."),
     "manage": (
         frozenset({StaffRole.ORGANISER}),

@@ -32,7 +32,7 @@ class Cutoffs:
         lo, hi = self.senior
         return (
             f"Season ending {self.season}: Junior born {self.junior_from} or later, "
-            f"Senior born {lo}–{hi}, Masters born {self.masters_until} or earlier (P-AGE-1)."
+            f"Senior born {lo}–{hi}, Masters born {self.masters_until} or earlier."
         )
 
 

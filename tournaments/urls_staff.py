@@ -8,7 +8,7 @@ the ``staff`` namespace.
 
 from django.urls import path
 
-from .views import audit, desk, discipline, games, pods, printing, staff, team
+from .views import audit, clock, desk, discipline, games, pods, printing, staff, team
 
 E = "e/<slug:slug>/staff/"
 R = f"{E}rounds/<int:round_id>/"
@@ -33,6 +33,11 @@ urlpatterns = [
     path(R, staff.round_detail, name="round"),
     path(f"{R}publish/", staff.round_publish, name="round_publish"),
     path(f"{R}start/", staff.round_start, name="round_start"),
+    path(f"{R}clock/", clock.round_clock, name="round_clock"),
+    path(f"{R}clock/pause/", clock.round_clock_pause, name="round_clock_pause"),
+    path(f"{R}clock/resume/", clock.round_clock_resume, name="round_clock_resume"),
+    path(f"{R}clock/add/", clock.round_clock_add, name="round_clock_add"),
+    path(f"{M}extend-time/", clock.match_time_extend, name="match_time_extend"),
     path(f"{R}print/pairings/", printing.print_pairings, name="print_pairings"),
     path(f"{R}print/slips/", printing.print_slips, name="print_slips"),
     path(f"{M}result/", staff.match_result, name="match_result"),

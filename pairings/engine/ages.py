@@ -69,19 +69,19 @@ def age_mode(counts: Mapping[str, int]) -> AgeMode:
     present = _present(counts)
     shown = ", ".join(f"{_LABEL[d]} {n}" for d, n in present.items())
     if OPEN in present:
-        return AgeMode(AgeStyle.OPEN, f"Open event ({shown}): one division (P-AGE-6).")
+        return AgeMode(AgeStyle.OPEN, f"Open event ({shown}): one division.")
     small = tuple(d for d, n in present.items() if n < MIN_SEPARATED)
     if not small:
         reason = (
             f"Every division has at least {MIN_SEPARATED} players ({shown}): age-separated "
-            "Swiss, each division is its own tournament (P-AGE-2)."
+            "Swiss, each division is its own tournament."
         )
         return AgeMode(AgeStyle.SEPARATED, reason)
     names = " and ".join(_LABEL[d] for d in small)
     verb = "has" if len(small) == 1 else "have"
     reason = (
         f"{names} {verb} only 1-5 players ({shown}): age-modified Swiss is required; "
-        "players meet their own division first, division over record (P-AGE-3)."
+        "players meet their own division first, division over record."
     )
     return AgeMode(AgeStyle.MODIFIED, reason, small)
 

@@ -239,7 +239,7 @@ def _why(
     lines = [
         f"Record corrected for {who}: {len(tables)} of {count} tables re-paired"
         + (f" (tables {listed})" if tables else "")
-        + "; every other pairing stands (P-SW-9)."
+        + "; every other pairing stands."
     ]
     lines += [
         f"The bye moves from {c.old[0] if c.old else 'nobody'} to "

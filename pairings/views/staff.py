@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import MatchslipError
@@ -17,22 +18,15 @@ from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundS
 from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required, event_staff_required
 from tournaments.selectors import divisions_for_event, rounds_for_staff
+from tournaments.views.common import wants_fragment
 
-from ..checkin_services import age_plan
+from ..checkin_services import AgePlan, age_plan
 from ..checkin_services import checkin_close as checkin_close_service
 from ..flight_services import division_flight_options, flights_assign
-from ..pods import event_pods
-from ..services import cut_decklists, pairing_request, pod_states
+from ..pods import event_pods, pod_label
+from ..services import cut_decklists, pairing_request, pairing_runs_for_staff, pod_states
 
 RUN_TEMPLATE = "pairings/staff/run.html"
-
-
-def _pairing_runs(event: Event) -> dict[str, BackgroundRun]:
-    """The latest pairing run per pod, when it is still going or failed. 1 query."""
-    latest: dict[str, BackgroundRun] = {}
-    for run in event.runs.filter(kind=BackgroundRun.Kind.PAIRING).order_by("-created_at")[:20]:
-        latest.setdefault(run.pod, run)
-    return {p: r for p, r in latest.items() if r.status != BackgroundRunStatus.DONE}
 
 
 @require_GET
@@ -41,7 +35,7 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     """The event at a glance: divisions with recommended structure, each pod's current
     round and next step (pair / review / publish / start / enter results). Judges, who
     do not operate the event, are sent to their desk (the disputes queue) instead."""
-    runs = _pairing_runs(event)
+    runs = pairing_runs_for_staff(event)
     pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
     context = {
         "event": event,
@@ -73,7 +67,7 @@ def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict
         "flight_choices": [(d, opts) for d, opts in flights if opts or d.flights],
         "plan": plan,
         "plan_error": error,
-        "checkin_form": form or CheckinCloseForm(),
+        "checkin_form": form or CheckinCloseForm(cuts=event.rules.allowed_cuts()),
     }
 
 
@@ -95,7 +89,7 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
         messages.success(
             request,
             f"{division.get_code_display()}: {division.flights} flights, "
-            f"{division.swiss_rounds} Swiss rounds each (P-FL-2).",
+            f"{division.swiss_rounds} Swiss rounds each.",
         )
     return redirect("staff:dashboard", event.slug)
 
@@ -104,34 +98,65 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
 @event_operator_required
 def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
     """Close check-in: fix the age mode, pods, rounds and cuts (P-AGE-2 … P-AGE-6)."""
-    form = CheckinCloseForm(request.POST)
+    form = CheckinCloseForm(request.POST, cuts=event.rules.allowed_cuts())
     if form.is_valid():
         try:
             plan = checkin_close_service(event=event, by=request.user, **form.cleaned_data)
         except MatchslipError as e:
             messages.error(request, str(e))
         else:
-            messages.success(request, f"Check-in closed. {plan.mode.reason}")
+            messages.success(request, f"Check-in closed. {_closed_text(event, plan)}")
     else:
         messages.error(request, "Choose rounds from 1 to 20 and a top cut from the list.")
     return redirect("staff:dashboard", event.slug)
+
+
+def _closed_text(event: Event, plan: AgePlan) -> str:
+    """What closing check-in fixed: the age mode and why for a ruleset with age
+    divisions, else the Swiss rounds and the cut."""
+    if event.rules.features.age_divisions:
+        return plan.mode.reason
+    rounds = max(p.rounds for p in plan.pods)
+    cut = max((c for p in plan.pods for c in p.cuts.values()), default=0)
+    return f"{rounds} Swiss round{'s' if rounds != 1 else ''}, " + (
+        f"top {cut}." if cut else "no top cut."
+    )
 
 
 @require_POST
 @event_operator_required
 def pair(request: HttpRequest, event: Event) -> HttpResponse:
     """Queue the pairing of a pod's next round: Swiss, then the top cut, then the following
-    elimination rounds. Lands on the review page when pairing already finished."""
+    elimination rounds. Lands on the review page when pairing already finished. A second
+    request (a double click, two staff) shows the run already going; one for a pod with
+    nothing to pair now (its round already paired) says why in a message, and no run is
+    recorded, so no failure stays on the pod."""
     form = PairForm(request.POST)
     pod = form.cleaned_data["pod"] if form.is_valid() else ""
+    back = reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}"
     if pod not in event_pods(event) and not event.rounds.filter(pod=pod).exists():
         messages.error(request, "Choose a pairing group of this event.")
         return redirect("staff:dashboard", event.slug)
-    run = pairing_request(event=event, pod=pod, by=request.user)  # a failure shows on the pod
+    try:
+        run, created = pairing_request(event=event, pod=pod, by=request.user)
+    except MatchslipError as e:
+        messages.warning(request, str(e))
+        return redirect(back)
+    if not created:
+        messages.info(request, _under_way(run))
+        return redirect(back)
     paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
     if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
         return redirect("staff:round", event.slug, paired[0].pk)
-    return redirect(reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}")
+    return redirect(back)  # a failure shows on the pod
+
+
+def _under_way(run: BackgroundRun) -> str:
+    """The message for a run already going, e.g. "Pairing Masters already under way
+    (started by ann at 10:42)." (local time)."""
+    who = run.requested_by.get_username() if run.requested_by else "the system"
+    at = timezone.localtime(run.created_at)
+    return f"Pairing {pod_label(run.pod)} already under way (started by {who} at {at:%H:%M})."
 
 
 @require_GET
@@ -140,13 +165,14 @@ def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
     """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
     is done or failed. The finished partial carries no trigger, so polling stops, and
     asks the page to reload so every panel shows the new round."""
-    run = get_object_or_404(BackgroundRun, pk=run_id, event=event)
+    runs = BackgroundRun.objects.select_related("requested_by")
+    run = get_object_or_404(runs, pk=run_id, event=event)
     context = {
         "event": event,
         "run": run,
         "paired": list(event.rounds.filter(status=RoundStatus.PAIRED)),
     }
-    if not request.htmx:
+    if not wants_fragment(request):
         return render(request, RUN_TEMPLATE, context)
     response = render(request, f"{RUN_TEMPLATE}#run", context)
     if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):

@@ -86,9 +86,7 @@ def validate_game_record(
     a, b = record.wins_a, record.wins_b
     if a == b:
         if elimination:
-            raise GameRecordError(
-                f"{record}: a single-elimination match cannot end in a draw (M-SE-2)"
-            )
+            raise GameRecordError(f"{record}: a single-elimination match cannot end in a draw")
         verdict = Verdict(Outcome.DRAW)
     else:
         verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
@@ -96,7 +94,7 @@ def validate_game_record(
         side = "A" if winner == 0 else "B"
         raise GameRecordError(
             f"{record}: player {side} is reported as the winner with fewer game wins "
-            "than the opponent (M-MATCH-1: more game wins wins)"
+            "than the opponent (the player with more game wins wins the match)"
             if verdict.winner is not None
             else f"{record}: equal game wins is a drawn match, not a win for player {side}"
         )

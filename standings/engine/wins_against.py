@@ -282,8 +282,8 @@ class Resolution:
 _SUDDEN_DEATH_TEXT = (
     f"each player takes {SUDDEN_DEATH_TURNS} more turns, the current one included; then the "
     "player with more health wins the game; if health is tied, play continues until a "
-    "health value changes (W-TIME-2)"
-)
+    "health value changes"
+)  # W-TIME-2
 
 
 def time_called(state: MatchState) -> Resolution:

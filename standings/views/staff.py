@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import standings_for_public
-from tournaments.views.common import int_param
+from tournaments.views.common import int_param, wants_fragment
 from tournaments.views.printing import paper_context
 
 from ..services import standings_latest, standings_run_latest
@@ -27,7 +27,7 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
         event.standings.filter(pk=chosen_id).first() if chosen_id else standings_latest(event)
     )
     run = standings_run_latest(event)
-    if request.htmx and request.GET.get("run"):
+    if wants_fragment(request) and request.GET.get("run"):
         return render(
             request, "standings/staff/standings.html#run-status", {"event": event, "run": run}
         )

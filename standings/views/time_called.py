@@ -11,10 +11,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from rulesets import get_ruleset
 from tournaments.models import Event, Match
 from tournaments.permissions import event_operator_required
-from tournaments.rulesets import get_ruleset
 from tournaments.selectors import match_for_staff
+from tournaments.views.common import wants_fragment
 
 from ..engine.wins_against import MatchState, NextStep, Resolution, TimeCallError, time_called
 
@@ -77,4 +78,4 @@ def time_called_view(request: HttpRequest, event: Event, match_id: int) -> HttpR
         "text": named(resolution.text, view.p1.name, p2) if resolution else "",
         "decided_score": _decided_score(resolution, form),
     }
-    return render(request, f"{TEMPLATE}#answer" if request.htmx else TEMPLATE, context)
+    return render(request, f"{TEMPLATE}#answer" if wants_fragment(request) else TEMPLATE, context)

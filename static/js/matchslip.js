@@ -11,17 +11,46 @@
     }
   }, true);
 
-  // "Use these" on the new-event page copies the recommended rounds and cut into the form.
+  // "Use these" on the new-event page copies the recommended structure, rounds and cut
+  // into the form (single elimination for a row without Swiss rounds).
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-fill-rounds]");
     if (!button) return;
-    var rounds = document.getElementById("id_swiss_rounds");
-    var cut = document.getElementById("id_top_cut_size");
-    if (rounds) rounds.value = button.dataset.fillRounds;
-    if (cut) cut.value = button.dataset.fillCut;
-    var day2 = document.getElementById("id_day2_rounds");  // P-RT-2 two-day table
-    if (day2 && button.dataset.fillDay2 !== undefined) day2.value = button.dataset.fillDay2;
+    var fill = {
+      id_structure: button.dataset.fillStructure,
+      id_swiss_rounds: button.dataset.fillRounds,
+      id_top_cut_size: button.dataset.fillCut,
+      id_day2_rounds: button.dataset.fillDay2  // P-RT-2 two-day table
+    };
+    Object.keys(fill).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && fill[id] !== undefined) field.value = fill[id];
+    });
   });
+
+  // New-event page: show only what the chosen ruleset uses (age divisions, season,
+  // Championship Points, Day 2: elements with data-feature) and its top-cut sizes.
+  // Without this script every field shows and the form ignores the unused ones.
+  function showRulesetFields() {
+    var select = document.getElementById("id_ruleset");
+    var data = document.getElementById("ruleset-features");
+    var ruleset = select && data && JSON.parse(data.textContent)[select.value];
+    if (!ruleset) return;
+    document.querySelectorAll("[data-feature]").forEach(function (element) {
+      element.hidden = ruleset.features.indexOf(element.dataset.feature) < 0;
+    });
+    var cut = document.getElementById("id_top_cut_size");
+    Array.prototype.forEach.call(cut ? cut.options : [], function (option) {
+      option.hidden = option.disabled = ruleset.cuts.indexOf(Number(option.value)) < 0;
+    });
+    document.querySelectorAll("[data-ruleset-copy]").forEach(function (input) {
+      input.value = select.value;  // the Recommend button reads the chosen ruleset's table
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "id_ruleset") showRulesetFields();
+  });
+  document.addEventListener("DOMContentLoaded", showRulesetFields);
 
   // A failed HTMX request (server error, lost connection) says so instead of doing nothing.
   function showProblem(text) {

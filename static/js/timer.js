@@ -1,9 +1,14 @@
-/* Round timer (MP-TIME-1): counts from the round start using the server's clock.
-   The page carries the server's "now" (data-server-ms); the offset between it and this
-   device's clock is measured when the page (or its refreshed part) arrives, so a phone
-   or projector with a wrong clock still shows the server's time. */
+/* Round clock (tournaments.clock): counts from the round start using the server's clock.
+   Each clock carries its start (data-started-ms), its ended pauses (data-paused-s) and
+   its limit (data-limit-s, absent when untimed); a paused clock (data-paused) shows the
+   server's frozen time and does not count. The page carries the server's "now"
+   (data-server-ms); the offset between it and this device's clock is measured when the
+   page (or its refreshed part) arrives, so a phone or projector with a wrong clock still
+   shows the server's time. The page's own refresh (hx-trigger) pauses on hidden tabs;
+   so does this count. */
 (function () {
   "use strict";
+  if (window.matchslipTimer) return; // a partial may bring the script again
   var offset = 0;
 
   function text(seconds) {
@@ -15,16 +20,17 @@
   }
 
   function sync() {
-    var live = document.getElementById("live");
-    if (live && live.dataset.serverMs) {
-      offset = Number(live.dataset.serverMs) - Date.now();
-    }
+    var holder = document.querySelector("[data-server-ms]");
+    if (holder) offset = Number(holder.dataset.serverMs) - Date.now();
   }
 
   function tick() {
+    if (document.hidden) return;
     var now = Date.now() + offset;
     document.querySelectorAll(".round-clock[data-started-ms]").forEach(function (el) {
-      var elapsed = Math.max(0, Math.floor((now - Number(el.dataset.startedMs)) / 1000));
+      if (el.hasAttribute("data-paused")) return;
+      var run = (now - Number(el.dataset.startedMs)) / 1000 - Number(el.dataset.pausedS || 0);
+      var elapsed = Math.max(0, Math.floor(run));
       var limit = el.dataset.limitS;
       var shown = limit === undefined ? elapsed : Number(limit) - elapsed;
       var out = el.querySelector(".clock-value");
@@ -32,11 +38,18 @@
     });
   }
 
-  window.matchslipTimer = { text: text, offset: function () { return offset; } };
-  document.addEventListener("DOMContentLoaded", function () {
+  function start() {
     sync();
     tick();
     setInterval(tick, 1000);
-  });
+  }
+
+  window.matchslipTimer = { text: text, offset: function () { return offset; } };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
   document.addEventListener("htmx:afterSwap", function () { sync(); tick(); });
+  document.addEventListener("visibilitychange", tick);
 })();

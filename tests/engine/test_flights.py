@@ -24,7 +24,7 @@ from pairings.engine.flights import (
     merged_cut,
     per_flight_cut,
 )
-from tournaments.round_tables import recommend
+from rulesets.tables import recommend
 
 
 @dataclass(frozen=True)

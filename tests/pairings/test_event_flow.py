@@ -10,7 +10,7 @@ from standings.models import StandingsSnapshot
 from standings.services import standings_latest
 from tests import factories
 from tournaments import services
-from tournaments.errors import PairingImpossible
+from tournaments.errors import PairingImpossible, RoundStateError
 from tournaments.models import BackgroundRun, EventStatus, Outcome, Phase
 
 pytestmark = pytest.mark.django_db
@@ -62,12 +62,12 @@ def test_P_TC_1_to_3_swiss_then_top_4_then_final_standings(organiser):
 
 @pytest.mark.django_db(transaction=True)  # the pairing task runs on commit
 def test_pairing_request_records_progress_in_a_background_run(event8, organiser):
-    run = pairing_request(event=event8, pod="open", by=organiser)
-    assert run.status == "done" and run.seed is not None
+    run, created = pairing_request(event=event8, pod="open", by=organiser)
+    assert created and run.status == "done" and run.seed is not None
     assert event8.rounds.get(number=1).seed == run.seed
-    again = pairing_request(event=event8, pod="open", by=organiser)
-    assert again.status == "failed" and "Round 1 is paired" in again.error
-    assert BackgroundRun.objects.filter(event=event8).count() == 2
+    with pytest.raises(RoundStateError, match="Round 1 is paired"):  # refused, no failed run
+        pairing_request(event=event8, pod="open", by=organiser)
+    assert BackgroundRun.objects.filter(event=event8).count() == 1
 
 
 def test_pod_states_tell_staff_what_comes_next(event8, organiser):

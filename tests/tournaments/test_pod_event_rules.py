@@ -44,10 +44,10 @@ def test_MP_SE_1_a_multiplayer_event_announces_a_pod_cut_itself(organiser, cut):
 @pytest.mark.parametrize(
     ("ruleset", "cut", "message"),
     [
-        ("pokemon", 7, "power of two"),
-        ("mtg", 10, "power of two"),
-        ("mtg-multiplayer", 8, "multiplayer top cut"),
-        ("mtg-multiplayer", 2, "multiplayer top cut"),
+        ("pokemon", 7, "2, 4, 8, 16, 32, 64"),
+        ("mtg", 10, "2, 4, 8, 16, 32, 64"),
+        ("mtg-multiplayer", 8, "4, 7, 10, 13, 16, 40, 64"),
+        ("mtg-multiplayer", 2, "4, 7, 10, 13, 16, 40, 64"),
     ],
 )
 def test_MP_SE_1_each_ruleset_keeps_its_own_cut_sizes(organiser, ruleset, cut, message):

@@ -8,7 +8,7 @@ import pytest
 from pairings.services import round_pair
 from standings.adapters import match_records
 from standings.engine.multiplayer import game_points
-from standings.multiplayer import pod_results
+from rulesets.mtg_multiplayer import pod_results
 from standings.services import pod_standings
 from tests import factories
 from tests.pod_factories import pod_event, seats

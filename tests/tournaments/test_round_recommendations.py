@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from pairings.checkin_services import checkin_close
 from tests import factories
-from tournaments.round_tables import table_for_event
+from rulesets import get_ruleset
 from tournaments.selectors import divisions_for_event
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_P_RT_4_the_settings_page_reads_the_2009_table_of_the_structure(
     client, organiser, structure, label
 ):
     ev = factories.event_with_players(12, by=organiser, ruleset="pokemon-2009", structure=structure)
-    assert table_for_event(ev.ruleset, ev.structure).label == label
+    assert get_ruleset(ev.ruleset).table(ev.structure).label == label
     client.force_login(organiser)
     page = client.get(reverse("staff:team", args=[ev.slug])).content.decode()
     assert "P-RT-4" in page and label in page

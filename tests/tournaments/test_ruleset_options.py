@@ -12,7 +12,7 @@ from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.formats.event_json import KNOWN_OPTIONS, EventFileError, parse_event_json
 from tournaments.models import AuditEvent, Event, StaffRole
-from tournaments.rulesets import RULESETS, clean_options, get_ruleset
+from rulesets import RULESETS, clean_options, get_ruleset
 
 
 def doc(ruleset="mtg", **options):
@@ -149,3 +149,31 @@ def test_P_RT_5_a_draft_playoff_event_is_recommended_4_rounds_into_a_top_8(clien
     client.force_login(organiser)
     page = client.get(reverse("staff:team", args=[ev.slug])).content.decode()
     assert "Booster Draft playoff" in page and "4 Swiss rounds, top 8" in page
+
+
+@pytest.mark.django_db
+def test_R_8_a_boolean_option_renders_unticked_and_can_be_switched_on(client, organiser):
+    """The settings page showed 'False' as a ticked box whose value could never be set."""
+    import re
+
+    from django.urls import reverse
+
+    from tests import factories
+
+    event = factories.event(by=organiser, ruleset="mtg")
+    client.force_login(organiser)
+    page = client.get(reverse("staff:team", args=[event.slug])).content.decode()
+    box = re.search(r'<input[^>]*name="playoffs_in_tiebreakers"[^>]*>', page).group(0)
+    assert "checked" not in box and 'value="False"' not in box
+    response = client.post(
+        reverse("staff:event_options", args=[event.slug]),
+        {"mwp_floor": "1/3", "playoffs_in_tiebreakers": "on", "playoff_seating": "standings"},
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.options["playoffs_in_tiebreakers"] is True
+    assert event.options["melee_ranking"] is False
+    assert event.options["mwp_floor"] == "1/3"
+    page = client.get(reverse("staff:team", args=[event.slug])).content.decode()
+    box = re.search(r'<input[^>]*name="playoffs_in_tiebreakers"[^>]*>', page).group(0)
+    assert "checked" in box

@@ -8,9 +8,10 @@ from django.urls import reverse
 from pairings.checkin_services import _recommend
 from tests import factories
 from tournaments.models import Event
-from tournaments.round_tables import recommend, table_for_event
+from rulesets import get_ruleset
+from rulesets.tables import recommend
 
-TWO_DAY = table_for_event("pokemon", two_day=True)
+TWO_DAY = get_ruleset("pokemon").table(two_day=True)
 
 
 @pytest.mark.parametrize(
@@ -20,7 +21,7 @@ TWO_DAY = table_for_event("pokemon", two_day=True)
 def test_P_RT_2_two_day_boundaries(players, rounds, day2, cut):
     rec = recommend(TWO_DAY, players)
     assert (rec.rounds, rec.day2_rounds, rec.cut, rec.rule) == (rounds, day2, cut, "P-RT-2")
-    one_day = recommend(table_for_event("pokemon"), players)
+    one_day = recommend(get_ruleset("pokemon").table(), players)
     assert one_day.day2_rounds == 0 and one_day.rule == "P-RT-1"
 
 

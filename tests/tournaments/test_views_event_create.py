@@ -6,8 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tournaments.models import Division, EventStaff, StaffRole
-from tournaments.rulesets import RULESETS
-from tournaments.selectors import recommended_structure
+from rulesets import RULESETS, get_ruleset
 
 HX = {"HX-Request": "true"}
 
@@ -15,7 +14,7 @@ HX = {"HX-Request": "true"}
 @pytest.mark.parametrize(
     ("players", "expected"),
     [
-        (1, (3, 0)),
+        (2, (3, 0)),
         (7, (3, 0)),  # below the table: our decision, 3 rounds and no cut
         (8, (3, 0)),
         (9, (4, 4)),
@@ -37,7 +36,8 @@ HX = {"HX-Request": "true"}
     ],
 )
 def test_P_RT_1_recommended_rounds_and_cut_at_every_boundary(players, expected):
-    assert recommended_structure(players) == expected
+    rec = get_ruleset("pokemon").recommend(players)
+    assert (rec.rounds, rec.cut) == expected
 
 
 def test_P_RT_1_new_event_page_recommends_for_the_expected_player_count(client, organiser):
@@ -47,7 +47,12 @@ def test_P_RT_1_new_event_page_recommends_for_the_expected_player_count(client, 
     body = response.content.decode()
     assert "5 Swiss rounds" in body and "top 8" in body
     # Without JavaScript the form is pre-filled with the recommendation.
-    assert response.context["form"].initial == {"swiss_rounds": 5, "top_cut_size": 8}
+    assert response.context["form"].initial == {
+        "ruleset": "pokemon",
+        "structure": "swiss-top-cut",
+        "swiss_rounds": 5,
+        "top_cut_size": 8,
+    }
 
 
 def test_recommendation_fragment_for_htmx_is_only_the_partial(client, organiser):

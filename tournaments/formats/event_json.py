@@ -9,15 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from ..rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
-from ..rulesets import Ruleset, clean_options, get_ruleset
+from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
+from rulesets import RULESETS, Ruleset, clean_options, get_ruleset
+
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
 DIVISIONS = ("junior", "senior", "masters", "open")
 PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
-SUPPORTED_RULESETS = ("pokemon", "pokemon-2009", "mtg", "mtg-multiplayer", "bo3-wins-against")
-KNOWN_RULESETS = ("pokemon", "pokemon-2009", "mtg", "mtg-multiplayer", "bo3-wins-against")
 
 
 class EventFileError(ValueError):
@@ -195,12 +194,9 @@ def parse_event_json(doc: Any) -> EventData:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EventFileError(f"format: expected {FORMAT!r}")
     ruleset = doc.get("ruleset", "pokemon")
-    if ruleset not in KNOWN_RULESETS:
-        raise EventFileError(f"ruleset: unknown ruleset {ruleset!r}")
-    if ruleset not in SUPPORTED_RULESETS:
-        raise EventFileError(
-            f"ruleset: {ruleset!r} is not supported yet ({', '.join(SUPPORTED_RULESETS)})"
-        )
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
+        known = ", ".join(RULESETS)
+        raise EventFileError(f"ruleset: unknown ruleset {ruleset!r} (known: {known})")
     options = _options(ruleset, doc.get("options", {}))
     players = [_player(p, i) for i, p in enumerate(_req(doc, "players", "", list))]
     ids = {p.id for p in players}

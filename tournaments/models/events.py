@@ -7,18 +7,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from ..rulesets import RULESETS
-
-
-class Ruleset(models.TextChoices):
-    POKEMON = "pokemon", "Play! Pokémon (2019)"
-    POKEMON_2009 = "pokemon-2009", "Pokémon (2009)"
-    MTG = "mtg", "Magic: The Gathering"
-    MTG_MULTIPLAYER = "mtg-multiplayer", "Magic multiplayer pods"
-    BO3_WINS_AGAINST = "bo3-wins-against", "Best-of-3, wins against"
-
-
-assert {c.value for c in Ruleset} == set(RULESETS)
+import rulesets
 
 
 class Structure(models.TextChoices):
@@ -61,7 +50,8 @@ class Event(models.Model):
 
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(max_length=200)
-    ruleset = models.CharField(max_length=32, choices=Ruleset.choices, default=Ruleset.POKEMON)
+    # The registry is the one list of rulesets: a callable keeps it out of migrations.
+    ruleset = models.CharField(max_length=32, choices=rulesets.choices, default=rulesets.DEFAULT)
     structure = models.CharField(
         max_length=32, choices=Structure.choices, default=Structure.SWISS_TOP_CUT
     )
@@ -110,6 +100,12 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rules(self) -> rulesets.Ruleset:
+        """The event's :class:`rulesets.Ruleset` (points, columns, words, features), for
+        pages and services: ``{{ event.rules.draw_word }}``."""
+        return rulesets.get_ruleset(self.ruleset)
 
 
 class Division(models.Model):

@@ -48,11 +48,20 @@ class Round(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    # The round clock (tournaments.clock): paused while clock_paused_at is set; the
+    # pauses that have ended and the time staff added, in seconds.
+    clock_paused_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_seconds = models.PositiveIntegerField(default=0)
+    clock_added_seconds = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["event", "pod", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "pod", "number"], name="round_unique_number")
+            models.UniqueConstraint(fields=["event", "pod", "number"], name="round_unique_number"),
+            models.CheckConstraint(
+                condition=Q(clock_paused_at__isnull=True) | Q(started_at__isnull=False),
+                name="round_clock_paused_once_started",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -102,6 +111,10 @@ class Match(models.Model):
     bracket_changed = models.BooleanField(
         default=False,
         help_text="A later correction moved a player of this pairing to another bracket (P-SW-9).",
+    )
+    extra_seconds = models.PositiveIntegerField(
+        default=0,
+        help_text="Time extension a judge gave this table (a deck check, a ruling), seconds.",
     )
     reported_at = models.DateTimeField(null=True, blank=True)
     reported_by = models.ForeignKey(

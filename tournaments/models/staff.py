@@ -104,7 +104,12 @@ class BackgroundRunStatus(models.TextChoices):
 
 
 class BackgroundRun(models.Model):
-    """Progress and failure of a Celery job (pairing or standings), polled by staff pages."""
+    """Progress and failure of a Celery job (pairing or standings), polled by staff pages.
+
+    At most one run per event, kind and pod is queued or running (``run_one_active``, a
+    partial unique index): a second request finds the run already going instead of
+    starting another (``tournaments.services.runs.run_request``).
+    """
 
     class Kind(models.TextChoices):
         PAIRING = "pairing", "Pairing"
@@ -123,9 +128,23 @@ class BackgroundRun(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    requested_again = models.BooleanField(
+        default=False,
+        help_text="Asked for again while running (new data to read): another run is queued "
+        "when this one ends.",
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "kind", "pod"],
+                condition=models.Q(
+                    status__in=[BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING]
+                ),
+                name="run_one_active",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.pod} {self.status}"

@@ -11,11 +11,9 @@ players) and ``snapshots`` (a standings snapshot as page rows). Import from the 
 
 from ..pods import CUT_SUFFIX, pod_label
 from .events import (
-    P_RT_1,
     DivisionSummary,
     divisions_for_event,
     events_for_home,
-    recommended_structure,
     registrations_for_staff,
 )
 from .public import (
@@ -45,7 +43,6 @@ __all__ = [
     "ELIMINATION_PHASES",
     "LIVE_STATUSES",
     "PUBLIC_STATUSES",
-    "P_RT_1",
     "DivisionSummary",
     "MatchView",
     "NameEntry",
@@ -63,7 +60,6 @@ __all__ = [
     "pairings_search_for_public",
     "percent",
     "pod_label",
-    "recommended_structure",
     "registrations_for_staff",
     "round_for_staff",
     "rounds_for_staff",

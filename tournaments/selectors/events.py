@@ -8,36 +8,10 @@ from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q
 
+from rulesets import get_ruleset
+from rulesets.tables import Recommendation
+
 from ..models import Division, Event, EventStaff, Registration, StaffRole
-from ..multiplayer import pod_recommendation, uses_pods
-from ..round_tables import recommend, table_for_event
-
-# P-RT-1: (most players in the division, Swiss rounds, top cut); 410+ → 10 rounds, top 8.
-P_RT_1 = (
-    (8, 3, 0),
-    (12, 4, 4),
-    (20, 5, 4),
-    (32, 5, 8),
-    (64, 6, 8),
-    (128, 7, 8),
-    (226, 8, 8),
-    (409, 9, 8),
-)
-
-
-def recommended_structure(players: int) -> tuple[int, int]:
-    """Recommended ``(Swiss rounds, top cut size)`` for a division of ``players`` (P-RT-1).
-
-    8 → 3, no cut · 9–12 → 4, top 4 · 13–20 → 5, top 4 · 21–32 → 5, top 8 · 33–64 → 6,
-    top 8 · 65–128 → 7 · 129–226 → 8 · 227–409 → 9 · 410+ → 10, all top 8. The table
-    starts at 8 players; for fewer we recommend 3 rounds and no cut as for 8 (our
-    decision: a smaller event still plays a short Swiss, and a cut of half the field or
-    more is not a cut). Age-modified events use the largest division (P-AGE-4).
-    """
-    for most, rounds, cut in P_RT_1:
-        if players <= most:
-            return rounds, cut
-    return 10, 8
 
 
 @dataclass(frozen=True)
@@ -51,23 +25,20 @@ class DivisionSummary:
     cut: int
     recommended: tuple[int, int]
     rule: str = "P-RT-1"  # the round table read (P-RT-1 … P-RT-7)
+    recommendation: Recommendation | None = None  # the whole row read, for its words
 
 
-def _recommended(event: Event, active: int) -> tuple[tuple[int, int], str]:
-    """((Swiss rounds, cut), rule) for a division of ``active`` players from the event's
-    round table: P-RT-1 for ``pokemon``, P-RT-6 for pods, else the ruleset's own table
-    (P-RT-4 ``pokemon-2009``, P-RT-5 ``mtg``, P-RT-7 ``bo3-wins-against``), read at its
-    first row for fewer players. Single-elimination rows recommend 0 Swiss rounds."""
-    if uses_pods(event):
-        return pod_recommendation(active), "P-RT-6"
-    if event.ruleset == "pokemon":
-        return recommended_structure(active), "P-RT-1"
-    table = table_for_event(
-        event.ruleset, event.structure, event.options, two_day=event.day2_rounds > 0
-    )
-    first = table.rows[0].low if table.rows else 2
-    rec = recommend(table, max(active, first))
-    return (rec.rounds, rec.cut), table.rule
+def _recommended(event: Event, active: int) -> tuple[Recommendation | None, str]:
+    """(recommendation, rule) for a division of ``active`` players from the event's
+    round table (the ruleset's, by structure, options and two days: P-RT-1 … P-RT-7),
+    read at its first row for fewer players; single-elimination rows recommend 0 Swiss
+    rounds. ``(None, rule)`` below two players."""
+    ruleset = get_ruleset(event.ruleset)
+    table = ruleset.table(event.structure, event.options, event.day2_rounds > 0)
+    if active < 2:
+        return None, table.rule
+    rec = ruleset.recommend(active, event.structure, event.options, event.day2_rounds > 0)
+    return rec, rec.rule
 
 
 def divisions_for_event(event: Event) -> list[DivisionSummary]:
@@ -89,7 +60,7 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
     )
     out = []
     for d in rows:
-        recommended, rule = _recommended(event, d.active)
+        rec, rule = _recommended(event, d.active)
         out.append(
             DivisionSummary(
                 d.code,
@@ -99,8 +70,9 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
                 d.active,
                 d.rounds,
                 d.cut,
-                recommended,
+                (rec.rounds, rec.cut) if rec else (0, 0),
                 rule,
+                rec,
             )
         )
     return out

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from django.db.models import Count, QuerySet
 
 from ..models import Event, Match, MatchSeat, Outcome, Registration, RoundStatus, SelfReport
-from .rounds import PUBLIC_STATUSES, MatchView, RoundView, _round_views, match_for_staff
+from .rounds import (
+    PUBLIC_STATUSES,
+    MatchView,
+    RoundView,
+    _round_views,
+    draw_word,
+    match_for_staff,
+)
 
 
 @dataclass(frozen=True)
@@ -30,16 +37,21 @@ class ReportSummary:
     lines: tuple[ReportLine, ...]
 
 
-def report_text(outcome: str, winner_name: str | None, games: list[int] | None = None) -> str:
-    """What a player reported: "Ash wins", "Tie", "Double loss"; with a best-of-3 game
-    record, the winner's games first ("Ash wins 2-1-0", M-MATCH-1)."""
+def report_text(
+    outcome: str, winner_name: str | None, games: list[int] | None = None, draw: str = "Draw"
+) -> str:
+    """What a player reported: "Ash wins", "Tie" (``draw``: the ruleset's word for a
+    drawn match), "Double loss"; with a best-of-3 game record, the winner's games first
+    ("Ash wins 2-1-0", M-MATCH-1)."""
     score = f" {max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}" if games else ""
     if outcome == Outcome.WIN:
         return f"{winner_name} wins{score}"
-    return ("Tie" if outcome == Outcome.DRAW else "Double loss") + score
+    return (draw if outcome == Outcome.DRAW else "Double loss") + score
 
 
-def _summaries(reports: list[SelfReport], matches: dict[int, Match]) -> dict[int, ReportSummary]:
+def _summaries(
+    reports: list[SelfReport], matches: dict[int, Match], draw: str = "Draw"
+) -> dict[int, ReportSummary]:
     by_match: dict[int, list[SelfReport]] = defaultdict(list)
     for r in reports:
         by_match[r.match_id].append(r)
@@ -59,7 +71,7 @@ def _summaries(reports: list[SelfReport], matches: dict[int, Match]) -> dict[int
             ReportLine(
                 r.registration_id,
                 r.registration.player.name,
-                report_text(r.outcome, r.winner.player.name if r.winner else None, r.games),
+                report_text(r.outcome, r.winner.player.name if r.winner else None, r.games, draw),
             )
             for r in rs
         )
@@ -79,9 +91,15 @@ def _reports_query():
 
 
 def reports_for_round(round_id: int) -> dict[int, ReportSummary]:
-    """``{match id: ReportSummary}`` for the tables of a round with any report. 2 queries."""
-    matches = _with_seats(Match.objects.filter(round_id=round_id)).in_bulk()
-    return _summaries(list(_reports_query().filter(match__round_id=round_id)), matches)
+    """``{match id: ReportSummary}`` for the tables of a round with any report, a drawn
+    match in the ruleset's word. 2 queries."""
+    matches = (
+        _with_seats(Match.objects.filter(round_id=round_id))
+        .select_related("round__event")
+        .in_bulk()
+    )
+    draw = draw_word(next(iter(matches.values())).round.event) if matches else "Draw"
+    return _summaries(list(_reports_query().filter(match__round_id=round_id)), matches, draw)
 
 
 @dataclass(frozen=True)
@@ -105,7 +123,7 @@ def disputes_for_staff(event: Event) -> list[QueueItem]:
     )
     matches = _with_seats(Match.objects.filter(pk__in={r.match_id for r in reports}))
     matches = matches.select_related("round")
-    summaries = _summaries(reports, {m.pk: m for m in matches})
+    summaries = _summaries(reports, {m.pk: m for m in matches}, draw_word(event))
     waiting = {k: s for k, s in summaries.items() if s.state in ("held", "disputed")}
     rounds = sorted({m.round for m in matches if m.pk in waiting}, key=lambda r: (r.number, r.pod))
     items = []
@@ -127,13 +145,14 @@ class PlayerPage:
 
 
 def _result_for(m: MatchView, reg_id: int) -> str:
+    """A player's result in an earlier round, from their side ("Won", "Draw")."""
     if m.outcome == Outcome.PENDING:
         return "Not reported"
     if m.outcome in (Outcome.BYE, Outcome.LOSS):
         return Outcome(m.outcome).label
     if m.outcome == Outcome.WIN:
         return "Won" if m.winner_id == reg_id else "Lost"
-    return "Tie" if m.outcome == Outcome.DRAW else "Double loss"
+    return m.draw_word if m.outcome == Outcome.DRAW else "Double loss"
 
 
 def page_for_player(reg: Registration) -> PlayerPage:
@@ -157,6 +176,7 @@ def page_for_player(reg: Registration) -> PlayerPage:
     summary = _summaries(
         list(_reports_query().filter(match_id=match.id)),
         _with_seats(Match.objects.filter(pk=match.id)).in_bulk(),
+        match.draw_word,
     ).get(match.id)
     mine = (
         next((x.text for x in summary.lines if x.registration_id == reg.pk), "") if summary else ""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
 
+from ..clock import minutes_text
 from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
 from ..multiplayer import match_points_rule
 from ..pods import pod_label
@@ -44,6 +45,13 @@ class MatchView:
     rematch: bool
     games: tuple[int, ...] | None = None  # best-of-3 game record, seat order (M-MATCH-1)
     conceded: frozenset[int] = frozenset()  # pods: seats with no share of a draw (MP-PTS-1)
+    extra_seconds: int = 0  # a judge's time extension for this table (tournaments.clock)
+    draw_word: str = "Draw"  # the ruleset's word for a drawn match ("Tie", "Draw")
+
+    @property
+    def extension_text(self) -> str:
+        """The table's time extension as staff say it (``"+3 min"``), or ``""``."""
+        return minutes_text(self.extra_seconds) if self.extra_seconds else ""
 
     @property
     def is_pod(self) -> bool:
@@ -92,7 +100,7 @@ class MatchView:
         if self.outcome == Outcome.WIN:
             winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
             return f"{winner} wins" + (f" {self.score}" if self.games else "")
-        return {Outcome.DRAW: "Tie", Outcome.PENDING: "Not reported"}.get(
+        return {Outcome.DRAW: self.draw_word, Outcome.PENDING: "Not reported"}.get(
             self.outcome, Outcome(self.outcome).label
         ) + (f" {self.score}" if self.games and self.outcome == Outcome.DRAW else "")
 
@@ -173,8 +181,17 @@ def _seat_prefetch() -> Prefetch:
 Records = dict[int, tuple[int, int, int]]
 
 
-def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -> MatchView:
-    """A MatchView of a match whose seats (with registration and player) are prefetched."""
+def draw_word(event: Event) -> str:
+    """What the event's ruleset calls a drawn match ("Tie", "Draw"); "Draw" for a
+    ruleset without drawn matches (an imported record may still hold one)."""
+    return event.rules.draw_word or "Draw"
+
+
+def _match_view(
+    m: Match, history: Records, points: Callable[[int, int], int], draw: str = "Draw"
+) -> MatchView:
+    """A MatchView of a match whose seats (with registration and player) are prefetched;
+    ``draw`` is the ruleset's word for a drawn match."""
 
     def seat(s: MatchSeat) -> SeatView:
         w, lo, t = history.get(s.registration_id, (0, 0, 0))
@@ -193,6 +210,8 @@ def _match_view(m: Match, history: Records, points: Callable[[int, int], int]) -
         m.rematch,
         tuple(m.games) if m.games else None,
         conceded=frozenset(s.registration_id for s in m.seats.all() if s.conceded),
+        extra_seconds=m.extra_seconds,
+        draw_word=draw,
     )
 
 
@@ -219,6 +238,7 @@ def _round_views(
         by_round[m.round_id].append(m)
     history = _records(event, {r.pod: r.number for r in rounds}) if records else {}
     points = match_points_rule(event)  # MP-PTS-1: 2n − 1 per win in pod events
+    draw = draw_word(event)
     return [
         RoundView(
             r.pk,
@@ -230,7 +250,8 @@ def _round_views(
             r.status,
             r.get_status_display(),
             tuple(
-                _match_view(m, history, points) for m in sorted(by_round[r.pk], key=_table_order)
+                _match_view(m, history, points, draw)
+                for m in sorted(by_round[r.pk], key=_table_order)
             ),
             tuple(r.notes or ()),
         )
@@ -256,7 +277,7 @@ def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     ids = [s.registration_id for s in m.seats.all()]
     history = _records(rnd.event, {rnd.pod: rnd.number}, registrations=ids)
     missing = Match.objects.filter(round=rnd, outcome=Outcome.PENDING).count()
-    return _match_view(m, history, match_points_rule(rnd.event)), missing
+    return _match_view(m, history, match_points_rule(rnd.event), draw_word(rnd.event)), missing
 
 
 def rounds_for_staff(event: Event) -> list[tuple[str, Round]]:

@@ -1,67 +1,81 @@
-"""A stored standings snapshot (the Standings JSON of INTERFACES.md) as page rows:
-percentages rounded for display only (P-TB-8). No query."""
+"""A stored standings snapshot (the Standings JSON of INTERFACES.md) as page rows, with
+the tiebreaker columns the event's ruleset declares (``rulesets.Column``): percentages
+rounded for display only (P-TB-8). No query."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from rulesets import RULESETS, Column, get_ruleset
+from rulesets.base import as_percent
 
 from ..models import DivisionCode
 
-
-def percent(value: float | str | None) -> str:
-    """A 0–1 fraction as a percentage with two decimals, half up (P-TB-8): 0.6125 → 61.25 %."""
-    if value is None:
-        return ""
-    quantum = (Decimal(str(value)) * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return f"{quantum}%"
+#: A 0–1 fraction as a percentage with two decimals, half up (P-TB-8).
+percent = as_percent
 
 
 @dataclass(frozen=True)
 class StandingLine:
+    """One row of a standings table. values: the ruleset's tiebreaker columns, as text,
+    in the order of :attr:`StandingsTable.columns`."""
+
     place: int | None
     name: str
     record: str
     match_points: int
-    owp: str
-    oowp: str
+    values: tuple[str, ...]
     dropped: bool
     top_cut: bool
     winner: bool = False  # P-AGE-3: the division's highest-placed player, final standings
-    columns: tuple[tuple[str, str], ...] = ()  # (heading, value) instead of OWP / OOWP
 
 
-def pod_columns(row: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """MP-TB-1…3 for display: MWP and OMWP as percentages, OAMP in match points."""
-    tb = row.get("tiebreakers", {})
-    oamp = tb.get("oamp")
-    shown = "" if oamp is None else str(Decimal(str(oamp)).quantize(Decimal("0.01"), ROUND_HALF_UP))
-    return (("MWP", percent(tb.get("mwp"))), ("OAMP", shown), ("OMWP", percent(tb.get("omwp"))))
+@dataclass(frozen=True)
+class StandingsTable:
+    """One division's standings: its label, the columns and the lines in order."""
+
+    label: str
+    columns: tuple[Column, ...]
+    lines: tuple[StandingLine, ...]
+
+    def __iter__(self) -> Any:  # ``{% for label, lines in divisions %}`` keeps working
+        return iter((self.label, self.lines))
 
 
-def standings_for_public(data: dict[str, Any]) -> list[tuple[str, list[StandingLine]]]:
-    """The Standings JSON (INTERFACES.md) as ``[(division label, lines)]`` with OWP and
-    OOWP as percentages with two decimals (P-TB-8). In final standings the 1st of each
-    division is marked its winner (P-AGE-3: also in a pod shared with other divisions,
-    R-5). No query."""
+def columns_for(data: dict[str, Any]) -> tuple[Column, ...]:
+    """The tiebreaker columns of the snapshot's ruleset (none for an unknown id)."""
+    ruleset_id = data.get("ruleset", "")
+    return get_ruleset(ruleset_id).columns if ruleset_id in RULESETS else ()
+
+
+def _line(row: dict[str, Any], columns: tuple[Column, ...], final: bool) -> StandingLine:
+    tiebreakers = row.get("tiebreakers", {})
+    return StandingLine(
+        row.get("place"),
+        row.get("name", row.get("player", "")),
+        row.get("record", ""),
+        row.get("match_points", 0),
+        tuple(c.show(tiebreakers.get(c.key)) for c in columns),
+        bool(row.get("dropped")),
+        bool(row.get("top_cut")),
+        final and row.get("place") == 1,
+    )
+
+
+def standings_for_public(data: dict[str, Any]) -> list[StandingsTable]:
+    """The Standings JSON (INTERFACES.md) as one :class:`StandingsTable` per division,
+    with the ruleset's columns formatted by the ruleset (P-TB-8: percentages with two
+    decimals). In final standings the 1st of each division is marked its winner
+    (P-AGE-3: also in a pod shared with other divisions, R-5). No query."""
     labels = dict(DivisionCode.choices)
-    out = []
-    for code, rows in data.get("divisions", {}).items():
-        lines = [
-            StandingLine(
-                row.get("place"),
-                row.get("name", row.get("player", "")),
-                row.get("record", ""),
-                row.get("match_points", 0),
-                percent(row.get("tiebreakers", {}).get("owp")),
-                percent(row.get("tiebreakers", {}).get("oowp")),
-                bool(row.get("dropped")),
-                bool(row.get("top_cut")),
-                bool(data.get("final")) and row.get("place") == 1,
-                pod_columns(row) if data.get("ruleset") == "mtg-multiplayer" else (),
-            )
-            for row in rows
-        ]
-        out.append((labels.get(code, code.title()), lines))
-    return out
+    columns = columns_for(data)
+    final = bool(data.get("final"))
+    return [
+        StandingsTable(
+            labels.get(code, code.title()),
+            columns,
+            tuple(_line(row, columns, final) for row in rows),
+        )
+        for code, rows in data.get("divisions", {}).items()
+    ]

@@ -1,61 +1,140 @@
-"""The projector's round clock (MP-TIME-1): each live round of the event, how long it has
-run by the server's clock, its time limit, and the pods still playing."""
+"""The round clock as pages show it: each started round of the event, how long it has
+left by the server's clock (pauses, added time), the tables still playing and the
+tables a judge gave a time extension. The limits come from the event's ruleset
+(``tournaments.clock``; pods: MP-TIME-1)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rulesets import Ruleset
+
+from ..clock import Clock, RoundTimes, clock_text, minutes_text, round_clock
 from ..models import Event, Match, Outcome, Round, RoundStatus
-from ..multiplayer import Clock, clock_text, round_clock
 from ..pods import pod_label
 from .rounds import ELIMINATION_PHASES
+
+# (table, outcome, intentional draw noted at, extension in seconds)
+MatchRow = tuple[int | None, str, dt.datetime | None, int]
+
+
+@dataclass(frozen=True)
+class TableTime:
+    """A table still playing with a time extension (seconds)."""
+
+    table: int
+    extra_seconds: int
+
+    @property
+    def text(self) -> str:
+        """``"Table 4: +3 min"``."""
+        return f"Table {self.table}: {minutes_text(self.extra_seconds)}"
 
 
 @dataclass(frozen=True)
 class RoundClock:
-    """One started round on the projector: the clock, its text, and the tables still
-    playing. ``started_ms`` and ``limit_s`` let the page's script count on in step with
-    the server (it never trusts the device's own clock for the start)."""
+    """One started round's clock: the clock, its text, the tables still playing and
+    those with an extension. ``started_ms`` (the start, milliseconds since the epoch)
+    and ``paused_s`` (the ended pauses, seconds) let the page's script count on in step
+    with the server: elapsed = server now − start − paused (it never trusts the device's
+    own clock); while ``clock.paused`` it does not count."""
 
     round: Round
     label: str
     clock: Clock
     text: str
+    note: str
     playing: tuple[int, ...]
+    extensions: tuple[TableTime, ...]
     started_ms: int
+    paused_s: int
     final: bool
 
+    @property
+    def added_text(self) -> str:
+        """The time staff added to the round (``"+5 min"``), or ``""``."""
+        added = self.round.clock_added_seconds
+        return minutes_text(added) if added else ""
 
-def _round_clock(rnd: Round, now: dt.datetime) -> RoundClock:
-    matches = list(
-        Match.objects.filter(round=rnd).values_list("table", "outcome", "intentional_draw_at")
+
+def round_times(rnd: Round, now: dt.datetime) -> RoundTimes:
+    """The stored clock of ``rnd`` (a round not started yet counts from ``now``)."""
+    return RoundTimes(
+        started_at=rnd.started_at or now,
+        paused_at=rnd.clock_paused_at,
+        paused_seconds=rnd.clock_paused_seconds,
+        added_seconds=rnd.clock_added_seconds,
     )
+
+
+def _note(rules: Ruleset, clock: Clock, elimination: bool) -> str:
+    """One line saying which time rule applies (pods: MP-TIME-1)."""
+    if clock.limit is None:
+        return "Time since the round started."
+    if rules.uses_pods and elimination:
+        return "Pods that made an intentional draw finish within 150 minutes of the round start."
+    if rules.uses_pods:
+        return (
+            "80 minutes, no extra turns; when time is called the active player finishes the "
+            "turn, with a hard 30-minute last-turn limit, then the match is a draw."
+        )
+    base = rules.elimination_seconds if elimination else rules.round_seconds
+    return f"{(base or 0) // 60}-minute rounds."
+
+
+def _round_clock(
+    rnd: Round, rules: Ruleset, rows: Sequence[MatchRow], now: dt.datetime
+) -> RoundClock:
     elimination = rnd.phase in ELIMINATION_PHASES
-    final = elimination and len(matches) == 1  # one pod and no byes: the final
-    started = rnd.started_at or now
+    final = elimination and len(rows) == 1  # one table and no byes: the final
+    times = round_times(rnd, now)
     clock = round_clock(
-        started_at=started,
+        rules=rules,
+        times=times,
         now=now,
         elimination=elimination,
         final=final,
         # MP-TIME-1: the first intentional draw noted in a pod (Match.intentional_draw_at)
-        intentional_draw=elimination and any(at is not None for _, _, at in matches),
+        intentional_draw=elimination and any(at is not None for _, _, at, _ in rows),
     )
-    playing = tuple(sorted(t for t, o, _ in matches if o == Outcome.PENDING and t))
+    pending = sorted((t, extra) for t, o, _, extra in rows if o == Outcome.PENDING and t)
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
-        rnd,
-        f"{pod_label(rnd.pod)} · Round {rnd.number}",
-        clock,
-        clock_text(shown),
-        playing,
-        int(started.timestamp() * 1000),
-        final,
+        round=rnd,
+        label=f"{pod_label(rnd.pod)} · Round {rnd.number}",
+        clock=clock,
+        text=clock_text(shown),
+        note=_note(rules, clock, elimination),
+        playing=tuple(t for t, _ in pending),
+        extensions=tuple(TableTime(t, extra) for t, extra in pending if extra),
+        started_ms=int(times.started_at.timestamp() * 1000),
+        paused_s=times.paused_seconds,
+        final=final,
     )
+
+
+def _match_rows(rounds: Sequence[Round]) -> dict[int, list[MatchRow]]:
+    rows: dict[int, list[MatchRow]] = defaultdict(list)
+    values = Match.objects.filter(round__in=rounds).values_list(
+        "round_id", "table", "outcome", "intentional_draw_at", "extra_seconds"
+    )
+    for round_id, *row in values:
+        rows[round_id].append(tuple(row))
+    return rows
 
 
 def timer_for_public(event: Event, now: dt.datetime) -> list[RoundClock]:
-    """Every started round of the event with its clock at the server's ``now``."""
-    rounds = Round.objects.filter(event=event, status=RoundStatus.STARTED).order_by("pod")
-    return [_round_clock(r, now) for r in rounds]
+    """Every started round of the event with its clock at the server's ``now``. 2 queries."""
+    rounds = list(Round.objects.filter(event=event, status=RoundStatus.STARTED).order_by("pod"))
+    rows = _match_rows(rounds)
+    return [_round_clock(r, event.rules, rows[r.pk], now) for r in rounds]
+
+
+def clock_for_staff(rnd: Round, now: dt.datetime) -> RoundClock | None:
+    """The clock of one round for its staff page, or None before it starts. 1 query."""
+    if rnd.started_at is None:
+        return None
+    return _round_clock(rnd, rnd.event.rules, _match_rows([rnd])[rnd.pk], now)

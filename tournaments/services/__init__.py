@@ -3,6 +3,7 @@
 the admin and commands call these."""
 
 from .audit import audit_log
+from .clock import match_time_extend, round_clock_add_time, round_clock_pause, round_clock_resume
 from .corrections import Correction, mark_changed_brackets, result_correct
 from .decklists import deck_check_draw, decklist_record
 from .events import event_create, event_finish, unique_slug
@@ -53,6 +54,7 @@ __all__ = [
     "event_settings_update",
     "locked_message",
     "mark_changed_brackets",
+    "match_time_extend",
     "match_result_text",
     "parse_player_lines",
     "penalty_note_add",
@@ -67,6 +69,9 @@ __all__ = [
     "report_accept",
     "report_submit",
     "result_correct",
+    "round_clock_add_time",
+    "round_clock_pause",
+    "round_clock_resume",
     "round_complete_if_reported",
     "round_create",
     "round_discard",

@@ -8,9 +8,10 @@ from typing import Any
 
 from django.db import transaction
 
+from rulesets import get_ruleset
+
 from ..errors import InvalidInput, RecordLocked
 from ..models import Match, Outcome, Phase, Registration, Round, RoundStatus
-from ..rulesets import get_ruleset
 from .audit import audit_log
 from .results import correction_window_open, locked_message, slip_enter
 
@@ -98,7 +99,7 @@ def correction_target(match: Match, reason: str) -> tuple[Match, str]:
     match and the stripped reason; raises InvalidInput or RecordLocked."""
     reason = reason.strip()
     if not reason:
-        raise InvalidInput("A correction needs a reason: say what was wrong (P-POST-4).")
+        raise InvalidInput("A correction needs a reason: say what was wrong.")
     m = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event")

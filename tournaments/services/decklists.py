@@ -25,9 +25,7 @@ DECK_CHECK_ACTION = "decklist.check"
 
 def _require_cp(event: Event) -> None:
     if not event.awards_championship_points:
-        raise InvalidInput(
-            "Deck lists are collected for Championship Point events only (P-POST-5)."
-        )
+        raise InvalidInput("Deck lists are collected for Championship Point events only.")
 
 
 @transaction.atomic

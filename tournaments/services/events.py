@@ -8,10 +8,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
+from rulesets import get_ruleset
+
 from ..errors import InvalidInput
 from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
-from ..multiplayer import POD_CUT_SIZES, POD_RULESET, allowed_cuts
-from ..rulesets import get_ruleset
 from .audit import audit_log
 
 
@@ -25,13 +25,15 @@ def unique_slug(name: str) -> str:
     return slug
 
 
-def _check_cut(ruleset: str, cut: int) -> None:
-    """Raise InvalidInput naming the allowed sizes when ``cut`` is not one of them."""
-    if cut not in allowed_cuts(ruleset):
-        if ruleset == POD_RULESET:
-            sizes = ", ".join(map(str, POD_CUT_SIZES))
-            raise InvalidInput(f"A multiplayer top cut has 0 (none) or {sizes} players (MP-SE-1).")
-        raise InvalidInput("The top cut must be 0 (none) or a power of two from 2 to 64.")
+def _check_structure(ruleset: str, structure: str, cut: int) -> None:
+    """Raise InvalidInput when the ruleset does not run ``structure`` or announce a top
+    cut of ``cut`` players (the registry's sizes: MP-SE-1 pods, else P-TC-1)."""
+    rs = get_ruleset(ruleset)
+    if structure not in {s.value for s in rs.structures}:
+        raise InvalidInput(rs.structure_problem(structure, 1, 0))
+    if cut not in rs.allowed_cuts():
+        sizes = ", ".join(map(str, rs.cuts))
+        raise InvalidInput(f"A {rs.label} top cut has 0 (none) or {sizes} players.")
 
 
 @transaction.atomic
@@ -61,9 +63,10 @@ def event_create(
     season_year: the year the season ends in, for the age cut-offs (P-AGE-1); None →
     from the date. awards_championship_points: late entry after round 2 needs an
     override (P-LATE-1). day2_rounds: Swiss rounds on Day 2 of a two-day event (P-D2-1).
-    top_cut_size: 0 or one of :func:`allowed_cuts` for the ruleset (MP-SE-1 pod cuts for
-    ``mtg-multiplayer``, powers of two otherwise).
-    Raises InvalidInput for an empty name, an unknown ruleset or a bad top-cut size.
+    top_cut_size: 0 or one of the ruleset's cut sizes (MP-SE-1 pod cuts for
+    ``mtg-multiplayer``, powers of two otherwise); structure: one the ruleset runs.
+    Raises InvalidInput for an empty name, an unknown ruleset, a structure the ruleset
+    does not run or a bad top-cut size.
     """
     if not name.strip():
         raise InvalidInput("The event needs a name.")
@@ -71,7 +74,7 @@ def event_create(
         get_ruleset(ruleset)
     except KeyError as e:
         raise InvalidInput(str(e.args[0])) from None
-    _check_cut(ruleset, top_cut_size)
+    _check_structure(ruleset, structure, top_cut_size)
     event = Event.objects.create(
         slug=slug or unique_slug(name),
         name=name.strip(),

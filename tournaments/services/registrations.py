@@ -187,7 +187,7 @@ def _check_late_entry(event: Event, started: int, override: bool) -> None:
     if event.awards_championship_points and started > CP_LATE_ROUNDS and not override:
         raise InvalidInput(
             f"This event awards Championship Points and {started} rounds have started: "
-            "adding a player after round 2 needs the explicit override (P-LATE-1)."
+            "adding a player after round 2 needs the explicit override."
         )
 
 
@@ -198,10 +198,8 @@ def _se_late_entry(event: Event, pod: str, by: Any) -> None:
     if first is None:
         return
     if first.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
-        raise InvalidInput(
-            "Single elimination: players cannot join once round 1 has started (P-SE-4)."
-        )
-    round_discard(round=first, by=by, reason="late player added: pair round 1 again (P-SE-4)")
+        raise InvalidInput("Single elimination: players cannot join once round 1 has started.")
+    round_discard(round=first, by=by, reason="late player added: pair round 1 again")
 
 
 def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> Division:
@@ -285,7 +283,7 @@ def registration_set_division(
     if division.event_id != reg.event_id:
         raise InvalidInput("That division belongs to another event.")
     if Round.objects.filter(event_id=reg.event_id).exists():
-        raise InvalidInput("Divisions are fixed once round 1 is paired (P-AGE-2, P-AGE-3).")
+        raise InvalidInput("Divisions are fixed once round 1 is paired.")
     old = reg.division.code
     reg.division = division
     reg.save(update_fields=["division"])
@@ -332,7 +330,7 @@ def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
         round_number=seat.round.number,
         old={"outcome": Outcome.PENDING},
         new={"outcome": Outcome.WIN, "winner": opponent.registration.external_id},
-        reason=f"{registration.player.name} left single elimination (P-SE-3)",
+        reason=f"{registration.player.name} left single elimination",
     )
     round_complete_if_reported(seat.round, by=by)
     return match

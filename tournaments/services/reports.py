@@ -17,6 +17,8 @@ from typing import Any
 
 from django.db import transaction
 
+from rulesets import get_ruleset
+
 from ..errors import InvalidInput, ResultConflict, RoundStateError
 from ..models import (
     Match,
@@ -25,7 +27,6 @@ from ..models import (
     SelfReport,
     SelfReportMode,
 )
-from ..rulesets import get_ruleset
 from .audit import audit_log
 from .results import (
     games_result,
@@ -67,11 +68,12 @@ def games_text(games: Sequence[int] | None) -> str:
     return f"{max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}"
 
 
-def _report_text(report: SelfReport) -> str:
+def _report_text(report: SelfReport, draw: str) -> str:
+    """A report as a message says it ("Ash wins 2-1-0", ``draw`` for a drawn match)."""
     score = f" {games_text(report.games)}" if report.games else ""
     if report.winner is not None:
         return f"{report.winner.player.name} wins{score}"
-    return ("tie" if report.outcome == "draw" else "double loss") + score
+    return (draw.lower() if report.outcome == "draw" else "double loss") + score
 
 
 Result = tuple[str, Registration | None, list[int] | None]
@@ -149,9 +151,10 @@ def report_submit(
     if mine and (mine.outcome, mine.winner_id, mine.games) == key:
         return _state(m, mine, theirs)
     if mine and theirs and mine.same_result(theirs):
+        said = _report_text(mine, m.round.event.rules.draw_word or "draw")
         raise ResultConflict(
-            f"Your opponent confirmed your report ({_report_text(mine)}): ask a judge to change it.",
-            current=_report_text(mine),
+            f"Your opponent confirmed your report ({said}): ask a judge to change it.",
+            current=said,
         )
     mine = _save_report(m, registration, mine, wanted)
     return _after_report(m, registration, mine, theirs)

@@ -14,9 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from rulesets import get_ruleset
+
 from ..errors import InvalidInput, RecordLocked, ResultConflict, RoundStateError
 from ..models import Match, Outcome, Registration, Round, RoundStatus, SelfReport
-from ..rulesets import get_ruleset
 from .audit import audit_log
 from .rounds import round_complete_if_reported, standings_refresh_on_commit
 
@@ -25,14 +26,15 @@ ELIMINATION = ("top-cut", "single-elimination")
 
 
 def match_result_text(match: Match) -> str:
-    """A short human description of a match's result ("Ash wins", "tie", "not reported"),
-    with its game record in seat order when it has one ("Ash wins 2-1-0")."""
+    """A short human description of a match's result ("Ash wins", "tie" or "draw" as the
+    ruleset calls it, "not reported"), with its game record in seat order when it has one
+    ("Ash wins 2-1-0")."""
     games = f" {'-'.join(map(str, match.games))}" if match.games else ""
     if match.outcome == Outcome.WIN and match.winner is not None:
         return f"{match.winner.player.name} wins{games}"
-    return (Outcome(match.outcome).label.lower() if match.outcome != Outcome.DRAW else "tie") + (
-        games if match.outcome == Outcome.DRAW else ""
-    )
+    if match.outcome == Outcome.DRAW:
+        return (match.round.event.rules.draw_word or "draw").lower() + games
+    return Outcome(match.outcome).label.lower()
 
 
 def correction_window_open(rnd: Round) -> bool:
@@ -43,10 +45,10 @@ def correction_window_open(rnd: Round) -> bool:
 
 
 def locked_message(rnd: Round) -> str:
-    """The refusal of a change outside the P-POST-4 window, quoting the rule."""
+    """The refusal of a change outside the P-POST-4 window, the rule in plain words."""
     return (
         f"Round {rnd.number} is locked: a round's match records can no longer be altered "
-        "once the second subsequent round has been paired (P-POST-4)."
+        "once the second subsequent round has been paired."
     )
 
 
@@ -100,7 +102,8 @@ def validate_result(match: Match, outcome: str, winner: Registration | None) -> 
     if outcome == Outcome.DRAW and not ruleset.allows_ties:
         raise InvalidInput(f"Ties are not possible under the {ruleset.label} rules.")
     if outcome == Outcome.DRAW and match.round.phase in ("top-cut", "single-elimination"):
-        raise InvalidInput("A single-elimination match cannot end in a tie; enter the winner.")
+        word = ruleset.draw_word.lower()
+        raise InvalidInput(f"A single-elimination match cannot end in a {word}; enter the winner.")
 
 
 def _games_list(games: Sequence[int]) -> list[int]:
@@ -129,7 +132,7 @@ def games_result(
         return outcome, winner, m.games
     if games is None:
         if outcome in (Outcome.WIN, Outcome.DRAW):
-            raise InvalidInput("Enter the game score: these rules record games (M-MATCH-1).")
+            raise InvalidInput("Enter the game score: these rules record games.")
         return outcome, winner, None
     values = _games_list(games)
     if outcome == Outcome.DOUBLE_LOSS:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,6 +22,7 @@ from ..models import (
     RoundStatus,
 )
 from .audit import audit_log
+from .runs import run_request
 
 Table = tuple[int | None, Sequence[Registration], str]
 
@@ -156,21 +156,21 @@ def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
     return True
 
 
-def task_on_commit(name: str, *args: Any) -> None:
-    """Queue the Celery task registered as ``name`` once the transaction commits.
-
-    Looked up by name so ``tournaments`` needs not import ``standings`` or ``pairings``
-    (STYLE.md layout); ``current_app.tasks`` loads every app's ``tasks`` module, so the
-    task runs eagerly when no broker is configured.
-    """
-    transaction.on_commit(lambda: current_app.tasks[name].delay(*args))
-
-
 def standings_refresh_on_commit(event_id: int) -> None:
-    """Record a standings run and queue its task (``standings.tasks.standings_compute``)
-    after commit; the run row holds its progress and failure (STYLE.md §4)."""
-    run = BackgroundRun.objects.create(event_id=event_id, kind=BackgroundRun.Kind.STANDINGS)
-    task_on_commit("standings.tasks.standings_compute", run.pk)
+    """Have the standings computed again once this transaction commits (P-POST-1).
+
+    Queues a standings run and its task (``standings.tasks.standings_compute``), or
+    joins the one already going: a queued run reads this transaction's results when it
+    starts; a running one may have read before them, so it queues a follow-up when it
+    ends (``runs.run_request``, one active run per event). Call inside the transaction
+    that changed the results.
+    """
+    run_request(
+        event_id=event_id,
+        kind=BackgroundRun.Kind.STANDINGS,
+        task="standings.tasks.standings_compute",
+        again_if_running=True,
+    )
 
 
 @transaction.atomic
@@ -182,9 +182,7 @@ def round_discard(*, round: Round, by: Any, reason: str = "") -> None:  # noqa: 
     """
     rnd = _locked(round)
     if rnd.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
-        raise RoundStateError(
-            f"Round {rnd.number} has started: its pairings are frozen (P-POST-2)."
-        )
+        raise RoundStateError(f"Round {rnd.number} has started: its pairings are frozen.")
     tables = [
         [s.registration.external_id for s in m.seats.select_related("registration")]
         for m in rnd.matches.order_by("table")

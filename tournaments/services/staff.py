@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from rulesets import clean_options
+
 from ..errors import InvalidInput
 from ..models import (
     Event,
@@ -19,7 +21,6 @@ from ..models import (
     StaffRole,
     new_report_token,
 )
-from ..rulesets import clean_options
 from .audit import audit_log
 
 

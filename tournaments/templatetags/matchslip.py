@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import pluralize
+
+from rulesets import RULESETS, Ruleset
+from rulesets.tables import Recommendation, RoundTable
 
 from ..forms import QUICK_SCORES
-from ..rulesets import RULESETS, Ruleset
 
 register = template.Library()
 
@@ -24,7 +27,55 @@ def ruleset(ruleset_id: str) -> Ruleset | None:
     return RULESETS.get(ruleset_id)
 
 
+def quick_score_label(score: str, first: str, second: str, draw_word: str) -> str:
+    """A quick score's button text: the winner with their games first ("Ann 2-1",
+    "Ben 2-0"), or a drawn match in the ruleset's word ("Draw 1-1-1", "Intentional draw
+    0-0-3"). ``score`` is in seat order: first's wins, second's wins, drawn games."""
+    a, b, drawn = (int(x) for x in score.split("-"))
+    if a != b:
+        return f"{first if a > b else second} {max(a, b)}-{min(a, b)}"
+    if not a and not b:  # 0-0-3: an intentional draw
+        return f"Intentional {draw_word.lower()} {score}"
+    return f"{draw_word} {score}"
+
+
 @register.simple_tag
-def quick_scores() -> tuple[tuple[str, str], ...]:
-    """The quick game-score buttons of a best-of-3 slip: ``{% quick_scores as q %}``."""
-    return QUICK_SCORES
+def quick_scores(
+    first: str, second: str, draw_word: str = "", ties: bool = True
+) -> list[tuple[str, str]]:
+    """The quick game-score buttons of a best-of-3 slip as ``(value, label)``, each label
+    naming the winner; the drawn scores only when ``ties`` and the ruleset has a word
+    for a drawn match: ``{% quick_scores m.p1.name m.p2.name event.rules.draw_word ties
+    as scores %}``."""
+    draws = bool(ties and draw_word)
+    return [
+        (score, quick_score_label(score, first, second, draw_word))
+        for score in QUICK_SCORES
+        if draws or score.split("-")[0] != score.split("-")[1]
+    ]
+
+
+def _table_name(table: RoundTable) -> str:
+    """A round table's short name: "Magic" for "Magic (MTR Appendix E)"."""
+    return table.label.split(" (")[0]
+
+
+@register.simple_tag
+def recommendation_text(rec: Recommendation | None, table: RoundTable | None = None) -> str:
+    """A round-table recommendation in plain words, for staff: "Single elimination: 3
+    rounds, no Swiss (Magic table for 5–8 players)", "5 Swiss rounds, top 8", "9 Swiss
+    rounds, top 8; 5 Day 2 rounds". The rule ID (P-RT-5) is for a tooltip:
+    ``<span title="{{ rec.rule }}">{% recommendation_text rec table %}</span>``."""
+    if rec is None:
+        return ""
+    if not rec.rounds:
+        n = rec.elimination_rounds
+        text = f"Single elimination: {n} round{pluralize(n)}, no Swiss"
+    else:
+        text = f"{rec.rounds} Swiss round{pluralize(rec.rounds)}, "
+        text += f"top {rec.cut}" if rec.cut else "no top cut"
+    if rec.day2_rounds:
+        text += f"; {rec.day2_rounds} Day 2 rounds"
+    if table is not None and rec.row:
+        text += f" ({_table_name(table)} table for {rec.row} players)"
+    return text

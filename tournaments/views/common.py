@@ -1,5 +1,6 @@
 """Helpers shared by the page views of every app (``tournaments``, ``pairings``,
-``standings``): the public page frame and query-string parsing."""
+``standings``): the public page frame, fragment-or-page for HTMX, and query-string
+parsing."""
 
 from __future__ import annotations
 
@@ -14,10 +15,19 @@ from ..pods import pod_label
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
 
+def wants_fragment(request: HttpRequest) -> bool:
+    """Whether to answer with a fragment: an HTMX request that is not a history restore.
+    Going Back to a URL htmx pushed (the pairings search), when htmx no longer has the
+    page cached, asks the server again (``HX-History-Restore-Request``) and puts the
+    answer in place of the whole body: it needs the whole page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def public_page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    """The whole page, or only its ``live`` partial for an HTMX refresh or search."""
+    """The whole page, or only its ``live`` partial for an HTMX refresh or search (not for
+    a history restore, :func:`wants_fragment`)."""
     context.setdefault("refresh_seconds", settings.PUBLIC_REFRESH_SECONDS)
-    return render(request, f"{template}#live" if request.htmx else template, context)
+    return render(request, f"{template}#live" if wants_fragment(request) else template, context)
 
 
 def public_event_context(event: Event) -> dict[str, Any]:

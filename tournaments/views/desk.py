@@ -15,12 +15,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from rulesets import get_ruleset
+
 from .. import services
 from ..errors import MatchslipError
 from ..forms import PenaltyForm, ReasonGameScoreForm, ReasonResultForm
 from ..models import Event, Match, Outcome, Round, RoundStatus
 from ..permissions import event_staff_required
-from ..rulesets import get_ruleset
 from ..selectors import round_for_staff
 from ..selectors.reports import disputes_for_staff, reports_for_round
 
@@ -144,7 +145,7 @@ def _correction_message(request: HttpRequest, event: Event, c: services.Correcti
     if c.repairable is not None:
         messages.warning(
             request,
-            f"Round {c.repairable.number} has not started: re-pair the marked tables from its page (P-SW-9).",
+            f"Round {c.repairable.number} has not started: re-pair the marked tables from its page.",
         )
 
 

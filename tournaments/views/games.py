@@ -27,8 +27,7 @@ def _enter(match: Match, games: tuple[int, int, int], version: int, by: Any) -> 
     correction with a reason (P-POST-4). Raises MatchslipError."""
     if match.round.status == RoundStatus.COMPLETE and list(games) != match.games:
         raise RoundStateError(
-            f"Round {match.round.number} is complete: a judge corrects its results, "
-            "with a reason (P-POST-4)."
+            f"Round {match.round.number} is complete: a judge corrects its results, with a reason."
         )
     services.slip_enter(match=match, games=games, version=version, by=by)
 

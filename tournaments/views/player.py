@@ -16,14 +16,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from rulesets import get_ruleset
+
 from .. import services
 from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm, PlayerGameReportForm, PlayerReportForm
 from ..models import Match, Outcome, Registration, RoundStatus, SelfReportMode
-from ..rulesets import get_ruleset
 from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player
 from ..services.pod_reports import pod_report_submit
+from .common import wants_fragment
 from .games import form_error
 
 TEMPLATE = "tournaments/public/player.html"
@@ -70,7 +72,7 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         "drop_form": PlayerDropForm(),
         **extra,
     }
-    template = f"{TEMPLATE}#report" if request.htmx else TEMPLATE
+    template = f"{TEMPLATE}#report" if wants_fragment(request) else TEMPLATE
     return _private(render(request, template, context, status=extra.get("status", 200)))
 
 

@@ -20,6 +20,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from rulesets import DEFAULT, RULESETS, get_ruleset
+from rulesets.tables import Recommendation
+
 from .. import services
 from ..errors import MatchslipError, ResultConflict, RoundStateError
 from ..forms import (
@@ -33,19 +36,17 @@ from ..forms import (
 )
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
-from ..round_tables import recommend, table_for_event
-from ..rulesets import get_ruleset
 from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
     ELIMINATION_PHASES,
     divisions_for_event,
     match_for_staff,
-    recommended_structure,
     registrations_for_staff,
     round_for_staff,
 )
 from ..selectors.reports import reports_for_round
-from .common import event_match_or_404, int_param
+from .clock import clock_context
+from .common import event_match_or_404, int_param, wants_fragment
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
 
@@ -57,25 +58,31 @@ def event_create(request: HttpRequest) -> HttpResponse:
     and cut. The creator becomes organiser."""
     expected = int_param(request, "players")
     two_day = request.GET.get("two_day") == "1"  # P-RT-2: the two-day table
-    recommendation, rule = _recommendation(
-        request.GET.get("ruleset", "pokemon"), expected, two_day=two_day
-    )
-    initial: dict[str, Any] = {}
-    if recommendation:
-        initial = {"swiss_rounds": recommendation[0], "top_cut_size": recommendation[1]}
-        if rule is not None and rule.day2_rounds:  # P-RT-2: two days from 227 players
+    ruleset_id = request.GET.get("ruleset", DEFAULT)
+    rule = _recommendation(ruleset_id, expected, two_day=two_day)
+    initial: dict[str, Any] = {"ruleset": ruleset_id} if ruleset_id in RULESETS else {}
+    if rule is not None:
+        initial |= {
+            "structure": rule.structure,
+            "swiss_rounds": rule.rounds,
+            "top_cut_size": rule.cut,
+        }
+        if rule.day2_rounds:  # P-RT-2: two days from 227 players
             initial["day2_rounds"] = rule.day2_rounds
     form = EventForm(request.POST or None, initial=initial)
     season = form.data.get("season_year") if form.is_bound else None
+    rules = RULESETS.get(str(form.data.get("ruleset") if form.is_bound else ruleset_id))
     context = {
         "form": form,
         "expected": expected,
-        "recommendation": recommendation,
-        "recommendation_rule": rule,
+        "recommendation": rule,
+        "rules": rules,
+        "round_table": rules.table(two_day=two_day) if rules else None,
         "two_day": two_day,
         "cutoffs": cutoffs(int(season) if str(season or "").isdigit() else current_season()),
+        "ruleset_features": _ruleset_features(),
     }
-    if request.method == "GET" and request.htmx:
+    if request.method == "GET" and wants_fragment(request):
         return render(request, "tournaments/staff/event_create.html#recommendation", context)
     if request.method == "POST" and form.is_valid():
         try:
@@ -106,30 +113,43 @@ def tdf_import(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/staff/tdf_import.html", {"form": form})
 
 
+def _ruleset_features() -> dict[str, dict[str, Any]]:
+    """What the New-event page's script shows per ruleset: ``{id: {"features": [the
+    Features that are on], "cuts": [allowed top-cut sizes]}}``."""
+    return {
+        r.id: {
+            "features": [name for name, on in vars(r.features).items() if on],
+            "cuts": list(r.allowed_cuts()),
+        }
+        for r in RULESETS.values()
+    }
+
+
 def _recommendation(
     ruleset: str, players: int | None, *, two_day: bool = False
-) -> tuple[tuple[int, int] | None, Any]:
-    """``((rounds, cut), Recommendation)`` from the ruleset's round table (P-RT-1 …
-    P-RT-7, S-3; the two-day table P-RT-2 when ``two_day``, its Day 2 rounds in the
-    Recommendation); the P-RT-1 default when the table has no row for so few players."""
-    if not players:
-        return None, None
+) -> Recommendation | None:
+    """The chosen ruleset's round-table recommendation for ``players`` (P-RT-1 …
+    P-RT-7, S-3; the two-day table P-RT-2 when ``two_day``, its Day 2 rounds included),
+    read at the table's first row for fewer players; None without a count, for an
+    unknown ruleset or fewer than two players."""
+    if not players or ruleset not in RULESETS:
+        return None
     try:
-        rec = recommend(table_for_event(ruleset, two_day=two_day), players)
-    except (KeyError, ValueError):
-        return recommended_structure(players), None
-    return (rec.rounds, rec.cut), rec
+        return get_ruleset(ruleset).recommend(players, two_day=two_day)
+    except ValueError:
+        return None
 
 
 # --- players --------------------------------------------------------------------------
 
 
 def _players_page(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+    ages = event.rules.features.age_divisions
     context = {
         "event": event,
         "registrations": registrations_for_staff(event),
         "add_form": forms.get("add_form") or PlayerForm(event=event),
-        "csv_form": forms.get("csv_form") or PlayersCsvForm(),
+        "csv_form": forms.get("csv_form") or PlayersCsvForm(ages=ages),
         "divisions": divisions_for_event(event),
         "late_losses": services.late_losses(event),
         "divisions_open": not event.rounds.exists(),
@@ -170,7 +190,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
 @event_operator_required
 def players_import(request: HttpRequest, event: Event) -> HttpResponse:
     """Register pasted CSV lines, all or nothing; an error names the line."""
-    form = PlayersCsvForm(request.POST)
+    form = PlayersCsvForm(request.POST, ages=event.rules.features.age_divisions)
     if form.is_valid():
         try:
             regs = services.registrations_add_csv(
@@ -253,6 +273,7 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
         "reports": reports_for_round(rnd.pk),
         "marked_ids": marked,
         "marked": [m.table for m in view.tables if m.id in marked],
+        **clock_context(rnd),  # the round clock and its controls (views.clock)
     }
     return render(request, ROUND_TEMPLATE, context)
 
@@ -316,8 +337,7 @@ def _slip(match: Match, form: ResultForm, by: Any) -> None:
         winner.pk if winner else None,
     ):
         raise RoundStateError(
-            f"Round {match.round.number} is complete: a judge corrects its results, "
-            "with a reason (P-POST-4)."
+            f"Round {match.round.number} is complete: a judge corrects its results, with a reason."
         )
     services.slip_enter(
         match=match, outcome=outcome, winner=winner, version=form.cleaned_data["version"], by=by

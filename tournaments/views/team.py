@@ -11,14 +11,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from rulesets import get_ruleset
+from rulesets.tables import Recommendation, recommend
+
 from .. import services
 from ..errors import MatchslipError
 from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
 from ..models import Event, EventStaff, Registration
 from ..permissions import event_staff_required
 from ..qr import qr_svg
-from ..round_tables import Recommendation, recommend, table_for_event
-from ..rulesets import get_ruleset
 from .common import int_param
 
 
@@ -28,15 +29,18 @@ def _options_form(event: Event, data: Any = None) -> EventOptionsForm | None:
     if not ruleset.options:
         return None
     initial = {**ruleset.option_defaults(), **event.options}
-    return EventOptionsForm(data, ruleset=ruleset, initial={k: str(v) for k, v in initial.items()})
+    # Booleans stay booleans: the string "False" would render a ticked box whose
+    # value could never be switched on.
+    shown = {k: v if isinstance(v, bool) else str(v) for k, v in initial.items()}
+    return EventOptionsForm(data, ruleset=ruleset, initial=shown)
 
 
 def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, Any]:
     """P-RT-5 (and the other round tables): what the event's table recommends for
     ``?players=N`` (default: the registered players) and, for MTG, players with 1/2/3
     awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players."""
-    table = table_for_event(
-        event.ruleset, event.structure, event.options, two_day=event.day2_rounds > 0
+    table = get_ruleset(event.ruleset).table(
+        event.structure, event.options, two_day=event.day2_rounds > 0
     )
     players = int_param(request, "players") or event.registrations.count()
     byes = {k: int_param(request, f"byes{k}") or 0 for k in (1, 2, 3)}

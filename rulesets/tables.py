@@ -30,9 +30,9 @@ from dataclasses import dataclass, replace
 #: Multiplayer top cut → single-elimination rounds of pods down to the final (MP-SE-1).
 POD_CUT_ROUNDS = {4: 1, 7: 2, 10: 2, 13: 2, 16: 2, 40: 3, 64: 3}
 POD_SIZE = 4
-DAY2_NOTE = (
+DAY2_NOTE = (  # P-D2-1, in plain words for staff
     "Day 2: every player with at least 19 match points, or the top 32, whichever is the "
-    "larger group (P-D2-1)."
+    "larger group."
 )
 
 
@@ -103,6 +103,15 @@ class Recommendation:
     row: str = ""
     rule: str = ""
     notes: tuple[str, ...] = ()
+
+    @property
+    def structure(self) -> str:
+        """The S-1 structure the recommendation stands for: ``single-elimination`` when
+        the row has no Swiss rounds (P-RT-5 5–8, P-RT-6 4–5), else Swiss with or without
+        a top cut."""
+        if not self.rounds:
+            return "single-elimination"
+        return "swiss-top-cut" if self.cut else "swiss"
 
 
 def _rows(*specs: tuple[int, int | None, int, int]) -> tuple[Row, ...]:
@@ -190,7 +199,7 @@ TABLES: dict[str, RoundTable] = {
             counting="small-pods", multiplayer=True,
         ),
         RoundTable(
-            "bo3-wins-against", "P-RT-7", "Seed 002 1v1 best-of-3",
+            "bo3-wins-against", "P-RT-7", "Best-of-3 wins-against (1v1)",
             _rows(
                 (5, 8, 3, 0), (9, 16, 4, 4), (17, 32, 5, 4), (33, 64, 6, 8), (65, 128, 7, 8),
                 (129, 256, 8, 16), (257, 512, 9, 16),
@@ -205,42 +214,14 @@ TABLES["mtg-draft-playoff"] = replace(
     label="Magic (MTR Appendix E), Booster Draft playoff",
     rows=tuple(replace(r, rounds=4, cut=8) if r.low == 9 else r for r in TABLES["mtg"].rows),
 )
-#: The table each ruleset id uses by default.
-TABLE_FOR_RULESET = {
-    "pokemon": "pokemon-tcg",
-    "pokemon-2009": "pokemon-2009-swiss-top-cut",
-    "mtg": "mtg",
-    "mtg-multiplayer": "mtg-multiplayer",
-    "bo3-wins-against": "bo3-wins-against",
-}
-
-
-def table_for_event(
-    ruleset: str,
-    structure: str = "",
-    options: Mapping[str, object] | None = None,
-    *,
-    two_day: bool = False,
-) -> RoundTable:
-    """The round table an event reads: its ruleset's (:data:`TABLE_FOR_RULESET`), with
-    ``pokemon-2009`` by the announced structure (P-RT-4: Swiss, Swiss plus single
-    elimination, single elimination), ``mtg`` with a draft playoff (P-RT-5, M-SE-1) and
-    the Pokémon two-day table when the organiser chooses two days (P-RT-2)."""
-    table_id = TABLE_FOR_RULESET.get(ruleset, "pokemon-tcg")
-    if two_day and table_id == "pokemon-tcg":
-        table_id = "pokemon-tcg-two-day"
-    if ruleset == "pokemon-2009" and structure in ("swiss", "single-elimination"):
-        table_id = f"pokemon-2009-{structure}"
-    if table_id == "mtg" and (options or {}).get("playoff_seating") == "draft":
-        table_id = "mtg-draft-playoff"  # P-RT-5: 9–16 → 4 rounds, top 8 with a draft
-    return get_table(table_id)
 
 
 def get_table(table: str | RoundTable) -> RoundTable:
-    """A table by its id or its ruleset's id; raises KeyError naming the known ids."""
+    """A table by its id (ruleset ids name their own tables); raises KeyError naming the
+    known ids."""
     if isinstance(table, RoundTable):
         return table
-    found = TABLES.get(table) or TABLES.get(TABLE_FOR_RULESET.get(table, ""))
+    found = TABLES.get(table)
     if found is None:
         raise KeyError(f"unknown round table {table!r}; known: {', '.join(TABLES)}")
     return found
@@ -255,8 +236,8 @@ def recommend(
 ) -> Recommendation:
     """Swiss rounds, top cut and Day 2 rounds recommended for ``players`` (P-RT-1 … P-RT-7).
 
-    ruleset_table: a table id of :data:`TABLES` (or a ruleset id, see
-        :data:`TABLE_FOR_RULESET`); players: in the age division (P-AGE-4: the largest
+    ruleset_table: a table id of :data:`TABLES` (each ruleset's own table has the
+        ruleset's id, e.g. ``mtg``); players: in the age division (P-AGE-4: the largest
         division of an age-modified pod).
     awarded_byes: MTG only (P-RT-5): {bye rounds 1/2/3: players}; each such player counts
         as 2/4/8 players.

@@ -1,9 +1,8 @@
-"""The game-record rule for match slips, registered into ``tournaments.rulesets`` at
-start-up (``StandingsConfig.ready``) so slips and standings apply one rule (M-MATCH-1)."""
+"""The best-of-3 game-record rule shared by the rulesets that record games (M-MATCH-1)."""
 
 from __future__ import annotations
 
-from .engine.games import GameRecord, validate_game_record
+from standings.engine.games import GameRecord, validate_game_record
 
 
 def check_games(games: tuple[int, int, int], elimination: bool) -> tuple[str, int | None]:

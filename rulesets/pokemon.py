@@ -1,0 +1,68 @@
+"""``pokemon``: Play! Pokémon TCG/VG, 2019 procedures (the default ruleset).
+
+3 / 1 / 0 match points; match results only (best-of-1 or best-of-3, no game record);
+ordered by OWP then OOWP (P-TB-1…7, R-1, R-2); round tables P-RT-1 (one day), P-RT-2
+(two days); every Pokémon procedure: age divisions, Championship Points, Day 2, flights.
+
+Round clock (RULES.md is silent; Play! Pokémon practice): Swiss rounds 50 minutes, top
+cut rounds 75 minutes; staff add time per table or pause the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from standings.engine.ranking import pokemon_standings
+from standings.engine.types import Entrant, MatchRecord
+
+from .base import Column, Context, Features, Line, MatchFormat, Ruleset
+
+OWP = Column(
+    "owp",
+    "OWP",
+    "OWP",
+    "Opponents' win %: the average win % of everyone you played (byes left out; each "
+    "at least 25 %, at most 75 % for a player who dropped).",
+)
+OOWP = Column(
+    "oowp",
+    "OOWP",
+    "OOWP",
+    "Opponents' opponents' win %: the average OWP of everyone you played.",
+)
+
+
+def pokemon_lines(
+    entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
+) -> list[Line]:
+    """P-TB-1…7 with R-1, R-2: 3/1/0 points, OWP, OOWP (Fractions 0–1)."""
+    rows = pokemon_standings(entrants, matches, rounds=ctx.rounds, seed=ctx.seed)
+    return [
+        Line(r.player, 3 * r.wins + r.ties, r.record, {"owp": r.owp, "oowp": r.oowp}) for r in rows
+    ]
+
+
+def _table(structure: str, options: Mapping[str, Any], two_day: bool) -> str:
+    """P-RT-1 for one day, P-RT-2 when the organiser chooses two days."""
+    return "pokemon-tcg-two-day" if two_day else "pokemon-tcg"
+
+
+RULESET = Ruleset(
+    id="pokemon",
+    label="Play! Pokémon (2019 procedures)",
+    points_win=3,
+    points_tie=1,
+    points_loss=0,
+    draw_word="Tie",
+    match_format=MatchFormat.SINGLE_GAME,
+    columns=(OWP, OOWP),
+    standings=pokemon_lines,
+    round_table="pokemon-tcg",
+    table_choice=_table,
+    features=Features(
+        age_divisions=True, championship_points=True, day2=True, flights=True, tom_files=True
+    ),
+    round_seconds=50 * 60,
+    elimination_seconds=75 * 60,
+)
