@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any
 
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
-from rulesets import RULESETS, Ruleset, clean_options, get_ruleset
+from rulesets import DEFAULT, RULESETS, Ruleset, clean_options, get_ruleset
 
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
@@ -193,7 +193,7 @@ def parse_event_json(doc: Any) -> EventData:
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EventFileError(f"format: expected {FORMAT!r}")
-    ruleset = doc.get("ruleset", "pokemon")
+    ruleset = doc.get("ruleset", DEFAULT)
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         known = ", ".join(RULESETS)
         raise EventFileError(f"ruleset: unknown ruleset {ruleset!r} (known: {known})")

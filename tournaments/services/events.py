@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
-from rulesets import get_ruleset
+from rulesets import DEFAULT, get_ruleset
 
 from ..errors import InvalidInput
 from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
@@ -41,7 +41,7 @@ def event_create(
     *,
     name: str,
     by: Any,
-    ruleset: str = "pokemon",
+    ruleset: str = DEFAULT,
     structure: str = Structure.SWISS_TOP_CUT,
     swiss_rounds: int = 0,
     top_cut_size: int = 0,
