@@ -154,6 +154,6 @@ RULESET = Ruleset(
     structures=(StructureId.SWISS, StructureId.SWISS_TOP_CUT),
     cuts=POD_CUT_SIZES,
     win_points=points_per_win,
-    round_seconds=80 * 60,  # MP-TIME-1; the last-turn limit is tournaments.multiplayer's
+    round_seconds=80 * 60,  # MP-TIME-1; the last-turn limit is tournaments.clock's
     elimination_seconds=None,
 )

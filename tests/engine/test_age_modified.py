@@ -59,7 +59,7 @@ def test_P_AGE_2_six_in_every_division_is_age_separated():
     assert mode.style is AgeStyle.SEPARATED and not mode.age_modified
     assert mode.reason == (
         "Every division has at least 6 players (Junior 6, Senior 6, Masters 6): "
-        "age-separated Swiss, each division is its own tournament (P-AGE-2)."
+        "age-separated Swiss, each division is its own tournament."
     )
 
 

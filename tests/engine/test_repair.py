@@ -60,7 +60,7 @@ def test_P_SW_9_player_moved_to_another_bracket_changes_only_2_tables():
         )  # fmt: skip
         assert result.why == (
             "Record corrected for C: 2 of 4 tables re-paired (tables 1, 2); every other "
-            "pairing stands (P-SW-9).",
+            "pairing stands.",
         )
         assert (result.rematches, result.pair_downs) == (0, 2)
 

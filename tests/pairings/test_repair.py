@@ -74,7 +74,7 @@ def test_a_stale_preview_is_refused(corrected, organiser):
 def test_P_POST_2_a_started_round_is_not_repaired(corrected, organiser):
     services.round_publish(round=corrected, by=organiser)
     services.round_start(round=corrected, by=organiser)
-    with pytest.raises(RoundStateError, match="P-POST-2"):
+    with pytest.raises(RoundStateError, match="its pairings are frozen"):
         round_repair_preview(round=corrected)
 
 

@@ -86,7 +86,7 @@ def test_P_SE_4_late_player_breaks_round_1_until_it_starts(organiser):
     assert len(se_seeds(ev, "open")) == 5
     services.round_publish(round=r1, by=organiser)
     services.round_start(round=r1, by=organiser)
-    with pytest.raises(InvalidInput, match="P-SE-4"):
+    with pytest.raises(InvalidInput, match="cannot join once round 1 has started"):
         services.registration_add(event=ev, name="Too late", by=organiser)
 
 

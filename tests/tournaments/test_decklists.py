@@ -70,8 +70,7 @@ def test_P_POST_5_top_cut_warns_about_a_cut_player_without_a_deck_list(organiser
     first, second = (s.registration for s in cut.matches.get().seats.order_by("seat"))
     assert cut.phase == Phase.TOP_CUT
     assert cut.notes == [
-        f"Deck list missing for 2 cut player(s): {first.player.name}, {second.player.name} "
-        "(P-POST-5)."
+        f"Deck list missing for 2 cut player(s): {first.player.name}, {second.player.name}."
     ]
     services.decklist_record(registration=first, by=organiser)
     services.decklist_record(registration=second, by=organiser)

@@ -72,10 +72,11 @@ def test_MP_SE_1_the_announced_pod_cut_lives_on_the_event(organiser):
 
 def test_P_RT_6_dashboard_heading_names_the_multiplayer_table(client, organiser, event8):
     client.force_login(organiser)
-    assert "Recommended (P-RT-1)" in client.get(f"/e/{event8.slug}/staff/").content.decode()
+    pokemon = client.get(f"/e/{event8.slug}/staff/").content.decode()
+    assert '<th title="P-RT-1">Recommended</th>' in pokemon  # the rule ID as a tooltip
     event = pod_event(8, by=organiser)
     html = client.get(f"/e/{event.slug}/staff/").content.decode()
-    assert "Recommended (P-RT-6)" in html and "P-RT-1" not in html
+    assert '<th title="P-RT-6">Recommended</th>' in html and "P-RT-1" not in html
 
 
 def _cut_round(organiser, players, cut):

@@ -172,5 +172,5 @@ def test_round_page_shows_each_pod_players_reports(client, organiser, pod):
     pod_report_submit(match=m, registration=a[0], winner=None, conceded=True)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{rnd.pk}/").content.decode()
-    assert f"{a[0].player.name} says Tie (conceded)" in html
+    assert f"{a[0].player.name} says Draw (conceded)" in html  # pods call it a draw
     assert '<span class="flag">waiting</span>' in html

@@ -132,7 +132,7 @@ def test_P_RT_5_the_settings_page_recommends_the_mtg_structure_counting_awarded_
     client.force_login(organiser)
     url = reverse("staff:team", args=[ev.slug])
     page = client.get(url).content.decode()
-    assert "P-RT-5" in page and "5 Swiss rounds, top 4" in page  # 9–16 → 5, top 4
+    assert 'title="P-RT-5"' in page and "5 Swiss rounds, top 4" in page  # 9–16 → 5, top 4
     # 12 players, 3 of them with 2 awarded byes: each counts as 4 → 21 → 5, top 8.
     byes = client.get(url, {"players": 12, "byes2": 3}).content.decode()
     assert "21 players counted" in byes and "5 Swiss rounds, top 8" in byes

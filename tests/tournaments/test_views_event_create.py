@@ -59,7 +59,7 @@ def test_recommendation_fragment_for_htmx_is_only_the_partial(client, organiser)
     client.force_login(organiser)
     response = client.get(reverse("staff:event_create"), {"players": 10}, headers=HX)
     body = response.content.decode()
-    assert body.strip().startswith('<p id="recommendation"')
+    assert body.strip().startswith('<div id="recommendation"')
     assert "4 Swiss rounds" in body and "top 4" in body
     assert "<html" not in body
 

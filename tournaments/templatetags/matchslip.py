@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
@@ -56,8 +57,9 @@ def quick_scores(
 
 
 def _table_name(table: RoundTable) -> str:
-    """A round table's short name: "Magic" for "Magic (MTR Appendix E)"."""
-    return table.label.split(" (")[0]
+    """A round table's name without its source: "Magic" for "Magic (MTR Appendix E)",
+    "Magic, Booster Draft playoff" for "Magic (MTR Appendix E), Booster Draft playoff"."""
+    return re.sub(r" \([^)]*\)", "", table.label)
 
 
 @register.simple_tag
