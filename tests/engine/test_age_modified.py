@@ -15,8 +15,8 @@ from pairings.engine._swiss_age import AGE_EXACT_LIMIT
 from pairings.engine.ages import AgeStyle, age_mode, division_cuts, round_basis
 from pairings.engine.swiss import pair_swiss
 from pairings.engine.types import SwissPlayer, SwissRound
-from tournaments.ages import division_for
 from rulesets.tables import recommend
+from tournaments.ages import division_for
 
 DIVISIONS = ("junior", "senior", "masters")
 

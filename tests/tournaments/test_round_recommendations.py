@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from pairings.checkin_services import checkin_close
-from tests import factories
 from rulesets import get_ruleset
+from tests import factories
 from tournaments.selectors import divisions_for_event
 
 pytestmark = pytest.mark.django_db

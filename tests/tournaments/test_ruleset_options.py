@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rulesets import RULESETS, clean_options, get_ruleset
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.formats.event_json import KNOWN_OPTIONS, EventFileError, parse_event_json
 from tournaments.models import AuditEvent, Event, StaffRole
-from rulesets import RULESETS, clean_options, get_ruleset
 
 
 def doc(ruleset="mtg", **options):

@@ -117,6 +117,20 @@ def test_a_head_to_head_dashboard_has_no_pod_column(client, organiser, ruleset):
     body = page(client, "staff:dashboard", ev.slug)
     assert "<th>Pod</th>" not in body
     assert 'id="age-mode"' not in body and 'id="checkin-plan"' in body
+    assert '<option value="7">' not in body  # a pod cut size is not offered
+
+
+def test_closing_check_in_of_a_magic_event_says_rounds_and_cut(client, organiser):
+    ev = factories.event_with_players(
+        12, by=organiser, ruleset="mtg", structure="swiss-top-cut", top_cut_size=8
+    )
+    client.force_login(organiser)
+    response = client.post(reverse("staff:checkin_close", args=[ev.slug]), follow=True)
+    text = visible(response.content.decode())
+    assert "Check-in closed. 5 Swiss rounds, top 4." in text
+    assert "Open event" not in text and "one division" not in text  # no age mode
+    ev.refresh_from_db()
+    assert (ev.swiss_rounds, ev.top_cut_size) == (5, 4)
 
 
 def test_a_pokemon_event_keeps_its_age_divisions_and_championship_points(client, organiser):

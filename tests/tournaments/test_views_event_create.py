@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments.models import Division, EventStaff, StaffRole
 from rulesets import RULESETS, get_ruleset
+from tournaments.models import Division, EventStaff, StaffRole
 
 HX = {"HX-Request": "true"}
 
