@@ -85,3 +85,13 @@ def test_import_melee_refuses_a_malformed_file_and_writes_nothing(tmp_path):
     with pytest.raises(CommandError, match="bad.json"):
         run("import_melee", str(bad))
     assert not Event.objects.exists()
+
+
+def test_standings_command_prints_the_rulesets_own_columns_as_text():
+    slug = run("import_wer", str(WER)).strip().splitlines()[-1]
+    text = run("standings", slug)
+    header = text.splitlines()[0]
+    assert "OMW %" in header and "GW %" in header and "OGW %" in header
+    assert "OWP" not in header
+    first = text.splitlines()[2]
+    assert first.count("%") == 3

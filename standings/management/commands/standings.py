@@ -45,11 +45,16 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(dumps_with_six_decimals(public))
             return
+        columns = event.rules.columns
+        self.stdout.write(
+            f"{'#':>4} {'Player':<30} {'Record':>8} {'Pts':>3} "
+            + " ".join(f"{c.heading:>12}" for c in columns)
+        )
         for code, rows in public["divisions"].items():
             self.stdout.write(f"== {code}")
             for r in rows:
+                values = " ".join(f"{c.show(r['tiebreakers'].get(c.key)):>12}" for c in columns)
                 self.stdout.write(
                     f"{r['place'] or '-':>4} {r['name']:<30} {r['record']:>8} "
-                    f"{r['match_points']:>3} {r['tiebreakers']['owp']:.2%} "
-                    f"{r['tiebreakers']['oowp']:.2%}"
+                    f"{r['match_points']:>3} {values}"
                 )
