@@ -18,14 +18,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The development server runs with DEBUG on (and so needs no SECRET_KEY) unless DEBUG is set.
+run: export DEBUG ?= true
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py demo_event --if-missing
 	@if [ -n "$$REDIS_URL" ]; then \
-	  echo "REDIS_URL is set: starting a Celery worker"; \
-	  $(BIN)/celery -A config worker --loglevel=warning --concurrency=2 & \
-	  trap 'kill $$!' EXIT INT TERM; \
+	  echo "REDIS_URL is set: starting a Celery worker and Celery beat (the runs sweep)"; \
+	  $(BIN)/celery -A config worker --loglevel=warning --concurrency=2 & WORKER=$$!; \
+	  $(BIN)/celery -A config beat --loglevel=warning --schedule $(VENV)/celerybeat-schedule & BEAT=$$!; \
+	  trap 'kill $$WORKER $$BEAT' EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT); \
 	else \
 	  $(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT); \

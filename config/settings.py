@@ -3,18 +3,35 @@
 No ``DATABASE_URL`` → a SQLite file in the project folder. No ``REDIS_URL`` → Celery tasks
 run eagerly in-process and the cache is local memory. With both set → PostgreSQL, a Redis
 broker and cache, and real Celery workers.
+
+``DEBUG`` is off unless set; with it off ``SECRET_KEY`` must be set (``make run`` sets
+``DEBUG=true`` for the development server). The HTTPS settings (secure cookies, HSTS, SSL
+redirect, proxy header) are opt-in so the app also runs over plain HTTP on 127.0.0.1.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="insecure-dev-key-change-me")
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        # Never sign sessions and CSRF tokens with a key published in the repository.
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY: with DEBUG off Matchslip needs a secret key of 50 or more "
+            "random characters, e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`. "
+            "For local development set DEBUG=true instead (`make run` does)."
+        )
+    SECRET_KEY = "django-insecure-development-key-only-used-with-debug-on"
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -26,6 +43,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
     "django_htmx",
     "template_partials",
     "tournaments",
@@ -35,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -44,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: turns a refused login into the lockout page (config.login_throttle).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -69,12 +91,30 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server and a Celery worker (REDIS_URL with no DATABASE_URL) share the file:
+    # WAL lets readers run beside the one writer, IMMEDIATE takes the write lock when a
+    # transaction begins (a deferred one that upgrades fails at once with "database is
+    # locked"), and a writer waits up to 20 s for the lock instead of failing.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    # An unreachable Redis is a cache miss (logged once), within a second with these
+    # timeouts: public pages then render from the database, never a 500 or a hung page.
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "tournaments.outages.TolerantRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -84,15 +124,79 @@ else:
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker process dies goes back to the queue; the BackgroundRun row, not the
+# message, decides whether it still runs (tournaments.services.runs.run_claim).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery beat (started beside the worker by `make run` and docker-compose): re-send
+# background runs never handed to the broker or whose worker died, or fail them.
+CELERY_BEAT_SCHEDULE = {
+    "runs-sweep": {
+        "task": "tournaments.tasks.runs_sweep",
+        "schedule": 20.0,  # seconds
+        "options": {"expires": 20},  # a sweep nobody ran in time is skipped, not piled up
+    }
+}
 
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Login throttling (django-axes): LOGIN_FAILURE_LIMIT failed logins for one username, or from
+# one address, lock that username (from anywhere) and that address (for any username) for
+# LOGIN_COOLOFF_MINUTES. A refused attempt during the lock is counted too and restarts the
+# cool-off. A successful login clears the user's failures. Attempts are rows in the admin
+# (Axes → Access attempts, Access failures, Access logs); deleting an attempt unlocks.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged
+AXES_LOCKOUT_CALLABLE = "config.login_throttle.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
+# Behind a reverse proxy every request comes from the proxy's address: name the header the
+# proxy sets (e.g. X-Forwarded-For) so the address lockout applies to the real client.
+CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
+
+# HTTPS, all opt-in (see README, Configuration): `manage.py check --deploy` passes with
+# them set as the README's production example does.
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+# The header a TLS-terminating proxy sets to "https", e.g. X-Forwarded-Proto. Set it only
+# when the proxy always sets or strips that header, or clients could claim HTTPS.
+_proxy_ssl_header = env.str("SECURE_PROXY_SSL_HEADER", default="")
+if _proxy_ssl_header:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_ssl_header.upper().replace("-", "_"), "https")
+
+# Content-Security-Policy (django-csp): scripts and styles only from this site's static
+# files; no inline script, no eval (htmx runs with allowEval off, templates/base.html); the
+# one inline <style> (print pages' paper size) carries the request's nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")

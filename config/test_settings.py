@@ -4,6 +4,8 @@ import os
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/matchslip")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+# DEBUG stays off as in production, so the settings need a key; this one signs test data only.
+os.environ.setdefault("SECRET_KEY", "test-settings-key-" + "x" * 40)
 
 from .settings import *  # noqa: E402,F403
 from .settings import REDIS_URL  # noqa: E402
@@ -14,7 +16,7 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "tournaments.outages.TolerantRedisCache",  # as in production
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"test-{os.getpid()}",
         "TIMEOUT": 600,  # test keys expire on their own

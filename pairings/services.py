@@ -30,11 +30,11 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.multiplayer import uses_pods
-from tournaments.pods import flight_pod, in_pod
+from tournaments.pods import flight_pod, in_pod, split_flight
 from tournaments.services import round_create
 from tournaments.services.rounds import Table
 from tournaments.services.runs import ACTIVE as ACTIVE_RUNS
-from tournaments.services.runs import run_active, run_request
+from tournaments.services.runs import run_active, run_claim, run_heartbeat, run_request
 
 from . import day2_services, draft_playoff, pod_services, pods, se_services
 from .adapters import round_notes, swiss_players_for_pod
@@ -220,10 +220,20 @@ def pairing_refusal(event: Event, pod: str) -> str | None:
     started with results missing is left to :func:`round_pair`, whose R-6 refusal counts
     them and stays on the pod as a failed run.
     """
-    step = pods.next_step(event, pod)
+    return _refusal(pods.next_step(event, pod))
+
+
+def _refusal(step: pods.Step) -> str | None:
     if step.can_pair or (step.last is not None and step.last.status == RoundStatus.STARTED):
         return None
     return step.message
+
+
+def _round_to_pair(step: pods.Step) -> int:
+    """The number of the round a pairing run started now would create."""
+    if step.last is not None and step.last.status != RoundStatus.COMPLETE:
+        return max(step.number, step.last.number + 1)  # waits for results (R-6)
+    return step.number
 
 
 def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, bool]:
@@ -232,16 +242,19 @@ def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, 
     unique index ``run_one_active``).
 
     Returns ``(run, created)``: the run records progress and failure (the staff page
-    polls it); ``created`` is False when it was already going, and no second task is
-    queued. Raises RoundStateError with :func:`pairing_refusal`'s sentence, before any run
-    is made, when the pod has nothing to pair now.
+    polls it) and the round it is to pair (``round_number``); ``created`` is False when it
+    was already going, and no second task is queued. Raises RoundStateError with
+    :func:`pairing_refusal`'s sentence, before any run is made, when the pod has nothing
+    to pair now. When the broker is unreachable the run is failed at once with a reason
+    (``runs.UNSENT``), never left queued.
     """
     with transaction.atomic():
         run, created = run_active(event.pk, BackgroundRun.Kind.PAIRING, pod), False
         # The run first, then the rounds: a run finishing in between is seen either still
         # going or with its round paired, never as neither.
         if run is None:
-            if refusal := pairing_refusal(event, pod):
+            step = pods.next_step(event, pod)
+            if refusal := _refusal(step):
                 raise RoundStateError(refusal)
             run, created = run_request(
                 event_id=event.pk,
@@ -249,6 +262,7 @@ def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, 
                 pod=pod,
                 by=by,
                 task="pairings.tasks.pair_round",
+                round_number=_round_to_pair(step),
             )
     run.refresh_from_db()  # the task ran eagerly at commit when no broker is configured
     return run, created
@@ -257,31 +271,55 @@ def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, 
 def pairing_run_execute(run_id: int) -> None:
     """Body of the pairing task: pair once per run row (idempotent), record the outcome.
 
-    A run that finds its pod already paired (by an earlier request or the ``pair``
-    command since it was queued, see :func:`pairing_refusal`) is done without pairing:
-    the round it asked for exists, so it is no failure. Refusals (MatchslipError) are
-    kept on the row; anything else is logged and re-raised.
+    A message for a run that is finished or held by another worker does nothing
+    (``runs.run_claim``). A run that finds its pod paired since it was requested, or
+    another round than the one it was asked for next, or nothing to pair (see
+    :func:`pairing_refusal`) is done without pairing, with a note on the row ("Superseded:
+    round 6 was paired meanwhile"): a late message never pairs a round nobody asked for.
+    Refusals (MatchslipError) are kept on the row; anything else is logged and re-raised.
     """
-    with transaction.atomic():
-        run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
-        if run.status in (BackgroundRunStatus.DONE, BackgroundRunStatus.FAILED):
-            return
-        run.status = BackgroundRunStatus.RUNNING
-        run.save(update_fields=["status"])
+    run = run_claim(run_id)
+    if run is None:
+        return
     try:
-        with transaction.atomic():
+        with run_heartbeat(run.pk), transaction.atomic():
             Event.objects.select_for_update().get(pk=run.event_id)  # as round_pair: one at a time
-            paired = pairing_refusal(run.event, run.pod) is not None
-            rounds = [] if paired else round_pair(event=run.event, pod=run.pod, by=run.requested_by)
+            note = _superseded(run)
+            rounds = [] if note else round_pair(event=run.event, pod=run.pod, by=run.requested_by)
             run.status, run.seed = BackgroundRunStatus.DONE, rounds[0].seed if rounds else None
-            run.finished_at = timezone.now()
-            run.save(update_fields=["status", "seed", "finished_at"])
+            run.finished_at, run.note = timezone.now(), note or run.note
+            run.save(update_fields=["status", "seed", "finished_at", "note"])
     except MatchslipError as e:
         _fail(run, str(e))
     except Exception:
         logger.exception("pairing run %s failed", run_id)
         _fail(run, "Pairing failed because of an unexpected error; it has been logged.")
         raise
+
+
+def _superseded(run: BackgroundRun) -> str:
+    """Why ``run`` must not pair (the state it was asked about no longer holds), or "".
+    Call with the event locked."""
+    event, pod = run.event, run.pod
+    base, _ = split_flight(pod)
+    cuts = [pods.cut_pod(d) for d in event.divisions.filter(pod=base) if d.cut]
+    since = (
+        event.rounds.filter(pod__in=[pod, *cuts], paired_at__gt=run.created_at)
+        .order_by("-paired_at")
+        .first()
+    )
+    if since is not None:
+        at = f"{timezone.localtime(since.paired_at):%H:%M}"
+        return f"Superseded: round {since.number} was paired meanwhile ({at}); nothing was paired."
+    step = pods.next_step(event, pod)
+    if refusal := _refusal(step):
+        return f"Nothing to pair: {refusal}"
+    if run.round_number is not None and (number := _round_to_pair(step)) != run.round_number:
+        return (
+            f"Superseded: round {run.round_number} is no longer the next round "
+            f"(round {number} is); nothing was paired."
+        )
+    return ""
 
 
 def _fail(run: BackgroundRun, message: str) -> None:

@@ -27,7 +27,7 @@ from tournaments.models import (
 )
 from tournaments.pods import cut_pod_name, in_pod
 from tournaments.services import event_finish
-from tournaments.services.runs import run_finish
+from tournaments.services.runs import run_claim, run_finish, run_heartbeat, run_request
 
 from . import adapters
 from .models import StandingsSnapshot
@@ -210,24 +210,38 @@ STANDINGS_TASK = "standings.tasks.standings_compute"
 def standings_run_execute(run_id: int) -> None:
     """Body of the standings task: compute once per run row, record done or failed.
 
-    A failure is logged with its traceback and kept on the row for the staff page. A run
-    asked for again while it ran (results changed meanwhile) queues a follow-up run as it
-    ends (``tournaments.services.runs.run_finish``).
+    A message for a run that is no longer the active one (finished, or held by another
+    worker) does nothing (``tournaments.services.runs.run_claim``). A failure is logged
+    with its traceback and kept on the row for the staff page. A run asked for again
+    while it ran (results changed meanwhile) queues a follow-up run as it ends
+    (``tournaments.services.runs.run_finish``).
     """
-    with transaction.atomic():
-        run = BackgroundRun.objects.select_for_update().select_related("event").get(pk=run_id)
-        if run.status != BackgroundRunStatus.QUEUED:
-            return
-        run.status = BackgroundRunStatus.RUNNING
-        run.save(update_fields=["status"])
+    run = run_claim(run_id)
+    if run is None:
+        return
     try:
-        standings_compute(event=run.event)
+        with run_heartbeat(run.pk):
+            standings_compute(event=run.event)
     except Exception:
         logger.exception("standings run %s failed", run_id)
         error = "Standings failed because of an unexpected error."
         run_finish(run, status=BackgroundRunStatus.FAILED, error=error, task=STANDINGS_TASK)
         raise
     run_finish(run, status=BackgroundRunStatus.DONE, task=STANDINGS_TASK)
+
+
+def standings_request(*, event: Event, by: Any) -> tuple[BackgroundRun, bool]:
+    """Compute the standings again in a fresh run (the staff page's "Try again" after a
+    failed run), or join the run already going; returns ``(run, created)``. A running run
+    is asked again (``again_if_running``), so it is followed by one that reads the
+    current results."""
+    return run_request(
+        event_id=event.pk,
+        kind=BackgroundRun.Kind.STANDINGS,
+        task=STANDINGS_TASK,
+        by=by,
+        again_if_running=True,
+    )
 
 
 def standings_run_latest(event: Event) -> BackgroundRun | None:

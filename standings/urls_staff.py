@@ -9,6 +9,7 @@ E = "e/<slug:slug>/staff/"
 
 urlpatterns = [
     path(f"{E}standings/", staff.standings, name="standings"),
+    path(f"{E}standings/retry/", staff.standings_retry, name="standings_retry"),
     path(f"{E}standings/print/", staff.print_standings, name="print_standings"),
     path(f"{E}export.tdf", tdf.tdf_download, name="tdf_download"),
     path(

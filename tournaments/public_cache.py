@@ -6,6 +6,11 @@ the current published round(s) "by table" and "by name" once (``round_publish`` 
 it on commit; call it again whenever published pairings change) and the public view
 serves the stored HTML, re-rendering only on a cache miss or when the published rounds
 are no longer the stored ones. Records shown next to names are those at publication.
+
+The cache is an accelerator, never a dependency: with Redis unreachable the cache backend
+(``outages.TolerantRedisCache``) answers every read with a miss and skips every write, so
+the page renders from PostgreSQL (slower, never a 500), and the first request after Redis
+returns stores the fragment again.
 """
 
 from __future__ import annotations

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments.models import Event, Round
 from tournaments.permissions import event_staff_required
 from tournaments.selectors import round_for_staff
 
 
-@require_GET
+@require_safe
 @event_staff_required("resolve")
 def round_why(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """Every table with its players' records before the round and the pairing's reason

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
@@ -29,7 +29,7 @@ from ..services import cut_decklists, pairing_request, pairing_runs_for_staff, p
 RUN_TEMPLATE = "pairings/staff/run.html"
 
 
-@require_GET
+@require_safe
 @event_staff_required("operate", other_staff_to="staff:disputes")
 def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     """The event at a glance: divisions with recommended structure, each pod's current
@@ -159,7 +159,7 @@ def _under_way(run: BackgroundRun) -> str:
     return f"Pairing {pod_label(run.pod)} already under way (started by {who} at {at:%H:%M})."
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
     """A pairing run's progress; HTMX polls the ``run`` partial every second until the run

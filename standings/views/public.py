@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments.models import Event
 from tournaments.selectors import standings_for_public
@@ -14,7 +14,7 @@ from tournaments.views.common import public_event_context, public_page
 from ..services import standings_latest
 
 
-@require_GET
+@require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The latest standings: place, record, match points, OWP and OOWP (P-TB-8). 3 queries."""
     event = get_object_or_404(Event, slug=slug)

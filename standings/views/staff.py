@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
@@ -13,10 +14,10 @@ from tournaments.selectors import standings_for_public
 from tournaments.views.common import int_param, wants_fragment
 from tournaments.views.printing import paper_context
 
-from ..services import standings_latest, standings_run_latest
+from ..services import standings_latest, standings_request, standings_run_latest
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def standings(request: HttpRequest, event: Event) -> HttpResponse:
     """Standings after each round (every computed version is kept, P-POST-3): the latest,
@@ -41,7 +42,20 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "standings/staff/standings.html", context)
 
 
-@require_GET
+@require_POST
+@event_operator_required
+def standings_retry(request: HttpRequest, event: Event) -> HttpResponse:
+    """The "Try again" button after a failed standings run: a fresh run through the same
+    service as a completed round (or the run already going)."""
+    _, created = standings_request(event=event, by=request.user)
+    if created:
+        messages.success(request, "Standings are being computed again.")
+    else:
+        messages.info(request, "Standings are already being computed.")
+    return redirect("staff:standings", event.slug)
+
+
+@require_safe
 @event_operator_required
 def print_standings(request: HttpRequest, event: Event) -> HttpResponse:
     """The latest standings (or ``?snapshot=<id>``) on paper, A4 or Letter (``?paper=``)."""

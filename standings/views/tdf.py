@@ -5,7 +5,7 @@ standings."""
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
@@ -14,7 +14,7 @@ from tournaments.services.tdf_exports import event_tdf
 from ..services import standings_data
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def tdf_download(request: HttpRequest, event: Event) -> HttpResponse:
     """The event as a TOM file, as ``export_tdf`` writes it."""

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from rulesets import get_ruleset
 from tournaments.models import Event, Match
@@ -56,7 +56,7 @@ def _decided_score(resolution: Resolution | None, form: TimeCalledForm) -> str:
     return f"{form.cleaned_data['wins_1']}-{form.cleaned_data['wins_2']}-0"
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def time_called_view(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Resolve time called (W-TIME-1): the match state in, what happens next out, with

@@ -68,4 +68,14 @@
   document.addEventListener("htmx:sendError", function () {
     showProblem("No connection to the server. Check the network and try again.");
   });
+
+  // Live panels poll only while the tab is visible. htmx runs with allowEval off (the
+  // Content-Security-Policy forbids eval), so it ignores hx-trigger filters such as
+  // [document.visibilityState === 'visible']: a poll (no triggering event) or a
+  // visibilitychange trigger is dropped here while the page is hidden.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.visibilityState !== "hidden") return;
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!cause || cause.type === "visibilitychange") event.preventDefault();
+  });
 })();

@@ -9,26 +9,38 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from rulesets import DEFAULT, RULESETS, clean_options
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
-from rulesets import DEFAULT, RULESETS, Ruleset, clean_options, get_ruleset
 
+from .checks import DIVISIONS, PHASES, FileRefused, check_event_data, flag, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
-DIVISIONS = ("junior", "senior", "masters", "open")
-PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
 
 
-class EventFileError(ValueError):
+class EventFileError(FileRefused):
     """The file is not a valid event JSON v1 document; the message names the field."""
 
 
 def _req(obj: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
     if key not in obj:
-        raise EventFileError(f"{where}.{key}: missing")
-    value = obj[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise EventFileError(f"{where}.{key}: expected {getattr(kind, '__name__', kind)}")
+        raise EventFileError(f"{where}.{key}: missing".lstrip("."))
+    return _typed(obj[key], f"{where}.{key}".lstrip("."), kind)
+
+
+def _opt(
+    obj: dict[str, Any], key: str, where: str, kind: type | tuple[type, ...], default: Any
+) -> Any:
+    """``obj[key]`` checked against ``kind``, or ``default`` when absent or null."""
+    value = obj.get(key)
+    return default if value is None else _typed(value, f"{where}.{key}".lstrip("."), kind)
+
+
+def _typed(value: Any, where: str, kind: type | tuple[type, ...]) -> Any:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise EventFileError(f"{where}: expected {names}, got {shown(value)}")
     return value
 
 
@@ -38,22 +50,19 @@ def _player(obj: Any, i: int) -> PlayerData:
         raise EventFileError(f"{where}: expected an object")
     division = obj.get("division", "open")
     if division not in DIVISIONS:
-        raise EventFileError(f"{where}.division: {division!r} is not one of {', '.join(DIVISIONS)}")
-    dropped = obj.get("dropped_after_round")
-    if dropped is not None and (not isinstance(dropped, int) or dropped < 0):
-        raise EventFileError(f"{where}.dropped_after_round: expected a round number or null")
-    year = obj.get("birth_year")
-    if year is not None and not isinstance(year, int):
-        raise EventFileError(f"{where}.birth_year: expected a year")
+        raise EventFileError(
+            f"{where}.division: {shown(division)} is not one of {', '.join(DIVISIONS)}"
+        )
     return PlayerData(
         id=str(_req(obj, "id", where, (str, int))),
         name=_req(obj, "name", where, str),
         division=division,
-        birth_year=year,
-        player_id=str(obj.get("player_id", "")),
-        late=bool(obj.get("late", False)),
-        dropped_after_round=dropped,
-        disqualified=bool(obj.get("disqualified", False)),
+        birth_year=_opt(obj, "birth_year", where, int, None),
+        player_id=str(_opt(obj, "player_id", where, (str, int), "")),
+        late=flag(obj.get("late", False), f"{where}.late"),
+        dropped_after_round=_opt(obj, "dropped_after_round", where, int, None),
+        disqualified=flag(obj.get("disqualified", False), f"{where}.disqualified"),
+        where=where,
     )
 
 
@@ -69,7 +78,7 @@ def _outcome(result: Any, players: tuple[str, ...], where: str) -> tuple[str, st
     if result in players:
         return "win", result
     raise EventFileError(
-        f"{where}.result: {result!r} is neither a player of this match, "
+        f"{where}.result: {shown(result)} is neither a player of this match, "
         "'draw', 'double-loss' nor null"
     )
 
@@ -77,23 +86,27 @@ def _outcome(result: Any, players: tuple[str, ...], where: str) -> tuple[str, st
 def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     if not isinstance(obj, dict):
         raise EventFileError(f"{where}: expected an object")
-    players = tuple(str(p) for p in _req(obj, "players", where, list))
+    players = tuple(
+        str(_typed(p, f"{where}.players", (str, int))) for p in _req(obj, "players", where, list)
+    )
     if not 1 <= len(players) <= 5:
         raise EventFileError(f"{where}.players: expected 1 to 5 player ids")
+    if len(set(players)) != len(players):
+        raise EventFileError(f"{where}.players: a player cannot play themselves")
     for pid in players:
         if pid not in ids:
-            raise EventFileError(f"{where}.players: unknown player id {pid!r}")
+            raise EventFileError(f"{where}.players: unknown player id {shown(pid)}")
         if pid in seen:
             raise EventFileError(f"{where}.players: {pid!r} plays twice in this round")
         seen.add(pid)
     outcome, winner = _outcome(obj.get("result"), players, where)
-    table = obj.get("table")
-    if table is not None and (not isinstance(table, int) or table < 0):
-        raise EventFileError(f"{where}.table: expected a table number")
-    games = obj.get("games")
-    if games is not None and (not isinstance(games, list) or len(games) != 3):
-        raise EventFileError(f"{where}.games: expected [wins, wins, draws]")
-    return MatchData(table or None, players, outcome, winner, games, _conceded(obj, players, where))
+    table = _opt(obj, "table", where, int, 0)
+    if table < 0:
+        raise EventFileError(f"{where}.table: expected a table number, got {shown(table)}")
+    games = _opt(obj, "games", where, list, None)
+    return MatchData(
+        table or None, players, outcome, winner, games, _conceded(obj, players, where), where
+    )
 
 
 def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tuple[str, ...]:
@@ -114,61 +127,45 @@ def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
     number = _req(obj, "number", where, int)
     phase = obj.get("phase", "swiss")
     if phase not in PHASES:
-        raise EventFileError(f"{where}.phase: {phase!r} is not one of {', '.join(PHASES)}")
+        raise EventFileError(f"{where}.phase: {shown(phase)} is not one of {', '.join(PHASES)}")
     seen: set[str] = set()
     matches = tuple(
         _match(m, f"{where}.matches[{j}]", ids, seen)
         for j, m in enumerate(_req(obj, "matches", where, list))
     )
-    return RoundData(number, phase, matches)
-
-
-def _check_results(ruleset_id: str, rounds: list[RoundData]) -> None:
-    """Head-to-head results the ruleset allows, as a match slip would (``results``):
-    no tie under ``pokemon-2009`` or ``bo3-wins-against``, none in single elimination
-    (M-SE-2, P-SE), and a best-of-3 game record that is possible and gives the result
-    (M-MATCH-1). Raises EventFileError naming the match."""
-    ruleset = get_ruleset(ruleset_id)
-    for i, rd in enumerate(rounds):
-        elimination = rd.phase in ("top-cut", "single-elimination")
-        for j, m in enumerate(rd.matches):
-            if len(m.players) == 2:
-                _check_match(ruleset, m, elimination, f"rounds[{i}].matches[{j}]")
-
-
-def _check_match(ruleset: Ruleset, m: MatchData, elimination: bool, where: str) -> None:
-    if m.outcome == "draw" and not ruleset.allows_ties:
-        raise EventFileError(f"{where}.result: the {ruleset.label} rules have no ties")
-    if m.outcome == "draw" and elimination:
-        raise EventFileError(
-            f"{where}.result: a single-elimination match cannot be a draw (M-SE-2)"
-        )
-    if m.games is None or not ruleset.game_record or m.outcome not in ("win", "draw"):
-        return
-    try:
-        verdict, index = ruleset.game_verdict(tuple(m.games), elimination=elimination)
-    except (TypeError, ValueError) as e:
-        raise EventFileError(f"{where}.games: impossible game record {e} (M-MATCH-1)") from None
-    if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
-        raise EventFileError(f"{where}.games: {m.games} does not give this result (M-MATCH-1)")
+    return RoundData(number, phase, matches, where)
 
 
 def _divisions(
     doc: dict[str, Any], players: list[PlayerData], rounds: list[RoundData]
 ) -> list[DivisionData]:
     """Divisions used by the players; each is its own pod unless ``divisions`` (an
-    optional list of ``{code, pod, swiss_rounds, top_cut}``) says otherwise."""
-    given = {d.get("code"): d for d in doc.get("divisions", []) if isinstance(d, dict)}
+    optional list of ``{code, group, swiss_rounds, top_cut}``; ``pod`` is the older
+    spelling of ``group``) says otherwise."""
+    given: dict[str, tuple[str, dict[str, Any]]] = {}
+    for k, d in enumerate(_opt(doc, "divisions", "", list, [])):
+        where = f"divisions[{k}]"
+        _typed(d, where, dict)
+        code = _req(d, "code", where, str)
+        if code not in DIVISIONS:
+            raise EventFileError(
+                f"{where}.code: {shown(code)} is not one of {', '.join(DIVISIONS)}"
+            )
+        if code in given:
+            raise EventFileError(f"{where}.code: division {code!r} is given twice")
+        given[code] = (where, d)
     swiss = len({r.number for r in rounds if r.phase == "swiss"})
     out = []
     for code in sorted({p.division for p in players}):
-        d = given.get(code, {})
+        where, d = given.get(code, (f"divisions ({code})", {}))
+        group = _opt(d, "group", where, str, None)
         out.append(
             DivisionData(
                 code,
-                str(d.get("pod", code)),
-                int(d.get("swiss_rounds", swiss)),
-                int(d.get("top_cut", 0)),
+                group if group is not None else _opt(d, "pod", where, str, code),
+                _opt(d, "swiss_rounds", where, int, swiss),
+                _opt(d, "top_cut", where, int, 0),
+                where=where,
             )
         )
     return out
@@ -185,25 +182,46 @@ def _options(ruleset: str, options: Any) -> dict[str, Any]:
         raise EventFileError(f"options: {e}") from None
 
 
+def _date(value: Any) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    try:
+        return dt.date.fromisoformat(_typed(value, "date", str))
+    except ValueError:
+        raise EventFileError(f"date: {shown(value)} is not a date (YYYY-MM-DD)") from None
+
+
 def parse_event_json(doc: Any) -> EventData:
     """Validate a decoded event JSON v1 document and return ``EventData``.
 
-    Raises EventFileError naming the field at fault. Multiplayer pods (3–5 players per
-    match) may list ``conceded`` players (MP-PTS-1).
+    Checks the document's types here, then everything the formats share with
+    ``checks.check_event_data`` (lengths, ranges, one seat per round, the ruleset's
+    result rules). Raises EventFileError naming the field at fault. Multiplayer pods
+    (3–5 players per match) may list ``conceded`` players (MP-PTS-1).
     """
+    try:
+        data = _event(doc)
+        check_event_data(data)
+    except EventFileError:
+        raise
+    except FileRefused as e:
+        raise EventFileError(str(e)) from None
+    return data
+
+
+def _event(doc: Any) -> EventData:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EventFileError(f"format: expected {FORMAT!r}")
     ruleset = doc.get("ruleset", DEFAULT)
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         known = ", ".join(RULESETS)
-        raise EventFileError(f"ruleset: unknown ruleset {ruleset!r} (known: {known})")
+        raise EventFileError(f"ruleset: unknown ruleset {shown(ruleset)} (known: {known})")
     options = _options(ruleset, doc.get("options", {}))
     players = [_player(p, i) for i, p in enumerate(_req(doc, "players", "", list))]
     ids = {p.id for p in players}
     if len(ids) != len(players):
         raise EventFileError("players: duplicate player id")
-    rounds = [_round(r, i, ids) for i, r in enumerate(doc.get("rounds", []))]
-    _check_results(ruleset, rounds)
+    rounds = [_round(r, i, ids) for i, r in enumerate(_opt(doc, "rounds", "", list, []))]
     return EventData(
         name=_req(doc, "name", "", str),
         ruleset=ruleset,
@@ -211,7 +229,7 @@ def parse_event_json(doc: Any) -> EventData:
         divisions=_divisions(doc, players, rounds),
         rounds=rounds,
         options=options,
-        date=dt.date.fromisoformat(doc["date"]) if doc.get("date") else None,
-        location=str(doc.get("location", "")),
-        third_place_playoff=bool(doc.get("third_place_playoff", False)),
+        date=_date(doc.get("date")),
+        location=_opt(doc, "location", "", str, ""),
+        third_place_playoff=flag(doc.get("third_place_playoff", False), "third_place_playoff"),
     )

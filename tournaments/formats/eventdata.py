@@ -20,6 +20,7 @@ class PlayerData:
     dropped_after_round: int | None = None
     disqualified: bool = False
     flight: int | None = None  # P-FL: the flight of a flighted division (TOM subgroup)
+    where: str = field(default="", compare=False)  # the file's name for it, for messages
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class DivisionData:
     swiss_rounds: int
     top_cut: int = 0
     flights: int = 0  # P-FL: 2, 4, 8 or 16 flights (TOM subgroups), 0 = none
+    where: str = field(default="", compare=False)  # the file's name for it, for messages
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class MatchData:
     winner: str | None = None
     games: list[int] | None = None
     conceded: tuple[str, ...] = ()  # pod seats with no share of a draw (MP-PTS-1)
+    where: str = field(default="", compare=False)  # the file's name for it, for messages
 
 
 @dataclass(frozen=True)
@@ -48,11 +51,16 @@ class RoundData:
     number: int
     phase: str
     matches: tuple[MatchData, ...]
+    where: str = field(default="", compare=False)  # the file's name for it, for messages
 
 
 @dataclass
 class EventData:
-    """A whole event, normalised from a file, ready to be created."""
+    """A whole event, normalised from a file, ready to be created.
+
+    ``fields`` names where the file holds ``name``, ``date`` and ``location`` (the event
+    JSON key by default: ``"name": "<data><name>"`` for a TOM file), so
+    ``formats.checks`` can name them in its messages."""
 
     name: str
     ruleset: str
@@ -65,3 +73,4 @@ class EventData:
     location: str = ""
     third_place_playoff: bool = False
     day2_rounds: int = 0  # P-D2-1: Swiss rounds on Day 2 (phase ``swiss-day2``), 0 = one day
+    fields: dict[str, str] = field(default_factory=dict)

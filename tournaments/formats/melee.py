@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from .checks import PLAYER_ID_LENGTH, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 BYE = "-"
@@ -32,7 +33,7 @@ _RESULT = re.compile(r"^(\d+)-(\d+)-(\d+)$")
 _SWISS_NAME = re.compile(r"^Round \d+$")
 
 
-class MeleeError(ValueError):
+class MeleeError(FileRefused):
     """The document is not a melee.gg tournament we can read; the message names the field."""
 
 
@@ -56,7 +57,7 @@ def _field(obj: Any, key: str, where: str, kind: type) -> Any:
         raise MeleeError(f"{where}: expected an object")
     value = obj.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise MeleeError(f"{where}.{key}: expected {kind.__name__}, got {value!r}")
+        raise MeleeError(f"{where}.{key}: expected {kind.__name__}, got {shown(value)}")
     return value
 
 
@@ -65,16 +66,16 @@ def _match(obj: Any, where: str) -> MatchData:
     p2 = _field(obj, "Player2", where, str)
     found = _RESULT.match(_field(obj, "Result", where, str))
     if not found or p1 == BYE:
-        raise MeleeError(f"{where}: expected Player1 and a Result 'W-L-D', got {obj!r}")
+        raise MeleeError(f"{where}: expected Player1 and a Result 'W-L-D', got {shown(obj)}")
     wins, losses, draws = (int(x) for x in found.groups())
     if p2 == BYE:
-        return MatchData(None, (p1,), "bye", None)
+        return MatchData(None, (p1,), "bye", None, where=where)
     if p1 == p2:
         raise MeleeError(f"{where}: {p1!r} cannot play themselves")
     games = [wins, losses, draws]
     if wins == losses:
-        return MatchData(None, (p1, p2), "draw", None, games)
-    return MatchData(None, (p1, p2), "win", p1 if wins > losses else p2, games)
+        return MatchData(None, (p1, p2), "draw", None, games, where=where)
+    return MatchData(None, (p1, p2), "win", p1 if wins > losses else p2, games, where=where)
 
 
 def _rounds(doc: Any) -> list[RoundData]:
@@ -91,7 +92,7 @@ def _rounds(doc: Any) -> list[RoundData]:
         seen = [p for m in found for p in m.players]
         if len(seen) != len(set(seen)):
             raise MeleeError(f"{where}.Matches: a player plays twice in {name!r}")
-        rounds.append(RoundData(i + 1, phase, found))
+        rounds.append(RoundData(i + 1, phase, found, where=where))
     return rounds
 
 
@@ -112,8 +113,9 @@ def _players(doc: Any, rounds: list[RoundData]) -> list[PlayerData]:
         PlayerData(
             id=pid,
             name=pid,
-            player_id=pid,
+            player_id=pid if len(pid) <= PLAYER_ID_LENGTH else "",  # a label, not always an id
             dropped_after_round=None if last.get(pid, 0) == final else last.get(pid, 0),
+            where=f"player {shown(pid)}",
         )
         for pid in ids
     ]
@@ -125,25 +127,56 @@ def melee_to_event_data(doc: Any) -> EventData:
     Player ids are the labels of the file; one ``open`` division whose top cut is the
     number of players in the first playoff round. Raises :class:`MeleeError` naming the
     field at fault (a missing key, a Result that is not ``W-L-D``, a player twice in a
-    round, a Swiss round after the playoffs).
+    round, a Swiss round after the playoffs, and whatever ``checks.check_event_data``
+    refuses).
     """
+    data = _event_data(doc)
+    try:
+        check_event_data(data)
+    except FileRefused as e:
+        raise MeleeError(str(e)) from None
+    return data
+
+
+#: Where a melee.gg document holds the event's fields, for the messages of ``checks``.
+FIELDS = {
+    "name": "Tournament.Name",
+    "date": "Tournament.Date",
+    "players": "Standings",
+    "rounds": "Rounds",
+    "source": "Tournament",
+}
+
+
+def _event_data(doc: Any) -> EventData:
     tournament = doc.get("Tournament", {}) if isinstance(doc, dict) else {}
+    if not isinstance(tournament, dict):
+        raise MeleeError("Tournament: expected an object")
     rounds = _rounds(doc)
     players = _players(doc, rounds)
     swiss = sum(r.phase == "swiss" for r in rounds)
     cut = next((r for r in rounds if r.phase == "top-cut"), None)
     top_cut = len({p for m in cut.matches for p in m.players}) if cut else 0
-    date = str(tournament.get("Date") or "")
     return EventData(
-        name=str(tournament.get("Name") or "melee.gg event"),
+        name=tournament.get("Name") or "melee.gg event",
         ruleset="mtg",
         players=players,
         divisions=[DivisionData("open", "open", swiss, top_cut)],
         rounds=rounds,
         options=dict(MELEE_OPTIONS),
         source={"melee": {"uri": tournament.get("Uri", ""), "formats": tournament.get("Formats")}},
-        date=dt.date.fromisoformat(date[:10]) if date else None,
+        date=_date(tournament.get("Date")),
+        fields=dict(FIELDS),
     )
+
+
+def _date(value: Any) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        raise MeleeError(f"Tournament.Date: {shown(value)} is not a date") from None
 
 
 def melee_published_standings(doc: Any) -> list[MeleeStanding]:

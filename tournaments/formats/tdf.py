@@ -22,11 +22,12 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from ..ages import division_for, season_end_year
+from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
 
 Raw = tuple[tuple[str, str], ...]
 
 
-class TdfError(ValueError):
+class TdfError(FileRefused):
     """The file is not a TOM tournament file we can read; the message names the element."""
 
 
@@ -121,6 +122,7 @@ class TdfMatch:
     winner: str | None
     table_number: int | None
     timestamp: str
+    where: str = ""  # the element, for messages: <pod category=2><round number=1><match #3>
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,15 +221,20 @@ def _text(parent: Element, tag: str, default: str = "") -> str:
     return child.text.strip()
 
 
-def _int(value: str, where: str) -> int:
+def _int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int:
+    """A whole number from ``low`` to ``high`` (by default what a PostgreSQL ``integer``
+    column holds; no number in a TOM file is negative)."""
     try:
-        return int(value.strip())
+        number = int(value.strip())
     except ValueError:
-        raise TdfError(f"{where}: expected an integer, got {value!r}") from None
+        raise TdfError(f"{where}: expected an integer, got {shown(value)}") from None
+    if not low <= number <= high:
+        raise TdfError(f"{where}: {shown(number)} is out of range ({low} to {high})")
+    return number
 
 
-def _opt_int(value: str, where: str) -> int | None:
-    return None if value.strip() == "" else _int(value, where)
+def _opt_int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int | None:
+    return None if value.strip() == "" else _int(value, where, low, high)
 
 
 def _bool(value: str, where: str) -> bool:
@@ -297,7 +304,7 @@ def _player(elem: Element) -> TdfPlayer:
     dropped = elem.find("dropped")
     dropped_round = None
     if dropped is not None:
-        dropped_round = _int(_text(dropped, "round"), f"{where}<dropped><round>")
+        dropped_round = _int(_text(dropped, "round"), f"{where}<dropped><round>", 0, MAX_ROUNDS)
     return TdfPlayer(
         userid=userid,
         firstname=_text(elem, "firstname"),
@@ -336,11 +343,14 @@ def _match(elem: Element, where: str, known_ids: set[str]) -> TdfMatch:
         winner=None if winner_index is None else players[winner_index],
         table_number=_opt_int(_text(elem, "tablenumber"), f"{where}<tablenumber>"),
         timestamp=_text(elem, "timestamp"),
+        where=where,
     )
 
 
 def _round(elem: Element, pod_where: str, known_ids: set[str]) -> TdfRound:
-    number = _int(_attr(elem, "number", f"{pod_where}<round>"), f"{pod_where}<round> number")
+    number = _int(
+        _attr(elem, "number", f"{pod_where}<round>"), f"{pod_where}<round> number", 1, MAX_ROUNDS
+    )
     where = f"{pod_where}<round number={number}>"
     found = enumerate(elem.iterfind("matches/match"), start=1)
     matches = tuple(_match(m, f"{where}<match #{i}>", known_ids) for i, m in found)
@@ -351,6 +361,9 @@ def _round(elem: Element, pod_where: str, known_ids: set[str]) -> TdfRound:
 def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
     category = _int(_attr(elem, "category", "<pods><pod>"), "<pods><pod> category")
     where = f"<pod category={category}>"
+    if category not in CATEGORY_DIVISIONS:
+        known = ", ".join(map(str, CATEGORY_DIVISIONS))
+        raise TdfError(f"{where}: unknown category {category} (known: {known})")
     ids: list[str] = []
     for i, p in enumerate(elem.iterfind("subgroups/subgroup/players/player"), start=1):
         userid = _attr(p, "userid", f"{where}<subgroups> player #{i}")
@@ -358,6 +371,11 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
             raise TdfError(f"{where}<subgroups>: userid {userid!r} is not in <players>")
         ids.append(userid)
     rounds = tuple(_round(r, where, known_ids) for r in elem.iterfind("rounds/round"))
+    numbers: set[int] = set()
+    for r in rounds:
+        if r.number in numbers:
+            raise TdfError(f"{where}<round number={r.number}>: round {r.number} is given twice")
+        numbers.add(r.number)
     if not ids:  # no <subgroups>: the pod's players are those of its matches
         ids = list(dict.fromkeys(pid for r in rounds for m in r.matches for pid in m.players))
     poddata = elem.find("poddata")
@@ -401,7 +419,7 @@ def _finals_options(root: Element) -> tuple[TdfCategoryCut, ...]:
         cuts.append(
             TdfCategoryCut(
                 category=key,
-                cut=_int(_text(cc, "cut", "0"), f"{where}<cut>"),
+                cut=_int(_text(cc, "cut", "0"), f"{where}<cut>", 0, MAX_PLAYERS),
                 player_count=_opt_int(_text(cc, "playercount"), f"{where}<playercount>"),
                 paired_3rd_4th=_bool(_text(cc, "paired3rd4th", "false"), f"{where}<paired3rd4th>"),
                 options=options,
@@ -427,6 +445,8 @@ def parse_tdf(text: str | bytes) -> TdfTournament:
         raise TdfError(f"not well-formed XML: {exc}") from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused (billion laughs)
         raise TdfError(f"forbidden XML construct: {exc!r}") from exc
+    except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
+        raise TdfError(f"not XML we can read: {exc}") from exc
     if root.tag != "tournament":
         raise TdfError(f"root element is <{root.tag}>, expected <tournament>")
     players = tuple(_player(p) for p in root.iterfind("players/player"))

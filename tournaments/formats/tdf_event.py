@@ -26,6 +26,7 @@ from typing import Any
 
 from pairings.engine.day2 import day2_cut
 
+from .checks import FileRefused, check_event_data
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 from .tdf import (
     CATEGORY_DIVISIONS,
@@ -133,8 +134,13 @@ def _division_data(t: TdfTournament, used: set[str], day1: dict[int, int]) -> li
                         sum(r.number <= day1[pod.category] for r in pod.swiss_rounds),
                         cuts.get(category, 0),
                         flights=len(pod.subgroups) if len(pod.subgroups) > 1 else 0,
+                        where=f"<pod category={pod.category}>",
                     )
                 )
+    # a division no <pod> holds (a file saved before round 1 was paired): its own pod
+    podless = sorted(used - {d.code for d in out})
+    category = {v: k for k, v in STANDINGS_DIVISION.items()}
+    out += [DivisionData(c, c, 0, cuts.get(category[c], 0), where="<pods>") for c in podless]
     return out
 
 
@@ -152,7 +158,7 @@ def _flights(t: TdfTournament) -> dict[str, int]:
 
 def _match(m: TdfMatch) -> MatchData:
     winner = m.winner if m.result.value == "win" else None
-    return MatchData(m.table_number or None, m.players, m.result.value, winner)
+    return MatchData(m.table_number or None, m.players, m.result.value, winner, where=m.where)
 
 
 def _rounds(t: TdfTournament, day1: dict[int, int]) -> list[RoundData]:
@@ -162,12 +168,38 @@ def _rounds(t: TdfTournament, day1: dict[int, int]) -> list[RoundData]:
         for r in pod.rounds:
             phase = _phase(r, day1[pod.category])
             rounds.setdefault((r.number, phase), []).extend(_match(m) for m in r.matches)
-    return [RoundData(n, ph, tuple(ms)) for (n, ph), ms in sorted(rounds.items())]
+    return [
+        RoundData(n, ph, tuple(ms), where=f"<round number={n}> ({ph})")
+        for (n, ph), ms in sorted(rounds.items())
+    ]
+
+
+#: Where a TOM file holds the event's fields, for the messages of ``checks``.
+FIELDS = {
+    "name": "<data><name>",
+    "location": "<data><city>, <state>, <country>",
+    "date": "<data><startdate>",
+    "players": "<players>",
+    "rounds": "<pods>",
+    "source": "the TOM file",
+}
 
 
 def tdf_event_data(t: TdfTournament) -> EventData:
     """Convert a parsed TOM file into ``EventData`` (ids are TOM userids); a two-day file
-    gets its ``swiss-day2`` rounds and ``day2_rounds`` (P-D2-1, module docstring)."""
+    gets its ``swiss-day2`` rounds and ``day2_rounds`` (P-D2-1, module docstring).
+
+    The result is checked as every imported event is (``checks.check_event_data``):
+    raises TdfError naming the element at fault."""
+    data = _event_data(t)
+    try:
+        check_event_data(data)
+    except FileRefused as e:
+        raise TdfError(str(e)) from None
+    return data
+
+
+def _event_data(t: TdfTournament) -> EventData:
     division_of = _divisions_of_players(t)
     flight_of = _flights(t)
     players = [
@@ -180,6 +212,7 @@ def tdf_event_data(t: TdfTournament) -> EventData:
             late=not p.starter,
             dropped_after_round=p.dropped_round,
             flight=flight_of.get(p.userid),
+            where=f"<player userid={p.userid!r}>",
         )
         for p in t.players
     ]
@@ -198,6 +231,7 @@ def tdf_event_data(t: TdfTournament) -> EventData:
             (sum(r.number > day1[p.category] for r in p.swiss_rounds) for p in t.pods), default=0
         ),
         source={"tdf": tdf_source(t)},
+        fields=dict(FIELDS),
     )
 
 

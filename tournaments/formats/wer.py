@@ -16,8 +16,9 @@ What is read from ``<event>``:
   :func:`wer_official_order`.
 
 The event gets the Wizards Event Reporter options (R-7, R-8): ``mwp_floor`` 0.33 and the
-playoffs counted in the final standings' tiebreakers. Malformed input raises
-:class:`WerError` naming the element at fault.
+playoffs counted in the final standings' tiebreakers. Malformed input, and an event the
+live rules could not hold (``checks.check_event_data``: a 9-0 game record, a drawn
+playoff match), raises :class:`WerError` naming the element at fault.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
+from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 WER_OPTIONS = {"mwp_floor": "0.33", "playoffs_in_tiebreakers": True}
@@ -35,7 +37,7 @@ DROPPED = "3"
 OUTCOME_WON, OUTCOME_DRAW, OUTCOME_BYE = "1", "2", "3"
 
 
-class WerError(ValueError):
+class WerError(FileRefused):
     """The file is not a WER event we can read; the message names the element."""
 
 
@@ -46,6 +48,8 @@ def _root(text: str | bytes) -> Element:
         raise WerError(f"not well-formed XML: {exc}") from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused
         raise WerError(f"forbidden XML construct: {exc!r}") from exc
+    except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
+        raise WerError(f"not XML we can read: {exc}") from exc
     if root.tag != "event":
         raise WerError(f"root element is <{root.tag}>, expected <event>")
     return root
@@ -58,14 +62,20 @@ def _attr(elem: Element, name: str, where: str) -> str:
     return value
 
 
-def _int(elem: Element, name: str, where: str, default: str | None = None) -> int:
+def _int(
+    elem: Element, name: str, where: str, default: str | None = None, high: int = INTEGER
+) -> int:
     raw = elem.get(name, default)
     try:
         value = int((raw or "").strip())
     except ValueError:
-        raise WerError(f"{where}: attribute {name!r} must be a whole number, got {raw!r}") from None
+        raise WerError(
+            f"{where}: attribute {name!r} must be a whole number, got {shown(raw)}"
+        ) from None
     if value < 0:
         raise WerError(f"{where}: attribute {name!r} cannot be negative, got {value}")
+    if value > high:
+        raise WerError(f"{where}: attribute {name!r} is out of range (0 to {high}), got {value}")
     return value
 
 
@@ -85,9 +95,9 @@ def _persons(root: Element) -> dict[str, str]:
 def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
     person = _known(_attr(elem, "person", where), where, persons)
     outcome = _attr(elem, "outcome", where)
-    games = [_int(elem, key, where, "0") for key in ("win", "loss", "draw")]
+    games = [_int(elem, key, where, "0", SMALLINT) for key in ("win", "loss", "draw")]
     if outcome == OUTCOME_BYE:
-        return MatchData(None, (person,), "bye")
+        return MatchData(None, (person,), "bye", where=where)
     if outcome not in (OUTCOME_WON, OUTCOME_DRAW):
         raise WerError(f"{where}: unknown outcome {outcome!r} (1 won, 2 draw, 3 bye)")
     opponent = _known(_attr(elem, "opponent", where), where, persons)
@@ -99,8 +109,8 @@ def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
             f"{where}: outcome {outcome} does not fit the games {games[0]}-{games[1]}-{games[2]}"
         )
     if won:
-        return MatchData(None, (person, opponent), "win", person, games)
-    return MatchData(None, (person, opponent), "draw", None, games)
+        return MatchData(None, (person, opponent), "win", person, games, where=where)
+    return MatchData(None, (person, opponent), "draw", None, games, where=where)
 
 
 def _known(pid: str, where: str, persons: dict[str, str]) -> str:
@@ -113,15 +123,17 @@ def _rounds(root: Element, persons: dict[str, str]) -> list[RoundData]:
     playoff_start = _int(root, "playoffstartround", "<event>", "0")
     rounds: list[RoundData] = []
     for r in root.iterfind("matches/round"):
-        number = _int(r, "number", "<matches><round>")
+        number = _int(r, "number", "<matches><round>", high=MAX_ROUNDS)
         where = f"<round number={number}>"
+        if number == 0:
+            raise WerError(f"{where}: round numbers start at 1")
         found = enumerate(r.iterfind("match"), start=1)
         matches = tuple(_match(m, f"{where}<match #{i}>", persons) for i, m in found)
         seen = [p for m in matches for p in m.players]
         if len(seen) != len(set(seen)):
             raise WerError(f"{where}: a person plays twice in the round")
         phase = "top-cut" if 0 < playoff_start <= number else "swiss"
-        rounds.append(RoundData(number, phase, matches))
+        rounds.append(RoundData(number, phase, matches, where=where))
     if len({r.number for r in rounds}) != len(rounds):
         raise WerError("<matches>: two rounds share the same number")
     return sorted(rounds, key=lambda r: r.number)
@@ -152,22 +164,49 @@ def parse_wer(text: str | bytes) -> EventData:
     Players keep the WER person ids; one ``open`` division with the Swiss rounds and a top
     cut the size of the first playoff round. Raises :class:`WerError` (a ``ValueError``)
     for malformed XML, a root other than ``<event>``, a missing or duplicate person id, a
-    match naming an unknown person, a person twice in a round, an unknown outcome code, or
-    games that contradict the outcome; the message names the element at fault.
+    match naming an unknown person, a person twice in a round, an unknown outcome code,
+    games that contradict the outcome, and whatever ``checks.check_event_data`` refuses (an
+    empty title, round 0, a game record no best-of-3 match gives such as 9-0, a drawn
+    playoff match); the message names the element at fault.
     """
-    root = _root(text)
+    data = _event_data(_root(text))
+    try:
+        check_event_data(data)
+    except FileRefused as e:
+        raise WerError(str(e)) from None
+    return data
+
+
+#: Where a WER file holds the event's fields, for the messages of ``checks``.
+FIELDS = {
+    "name": "<event title>",
+    "location": "<event orgname>",
+    "date": "<event startdate>",
+    "players": "<participation>",
+    "rounds": "<matches>",
+    "source": "<event>",
+}
+
+
+def _event_data(root: Element) -> EventData:
     persons = _persons(root)
     rounds = _rounds(root, persons)
     drops = _drops(root, rounds, persons)
     players = [
-        PlayerData(id=pid, name=name, player_id=pid, dropped_after_round=drops.get(pid))
+        PlayerData(
+            id=pid,
+            name=name,
+            player_id=pid,
+            dropped_after_round=drops.get(pid),
+            where=f"<person id={pid!r}>",
+        )
         for pid, name in persons.items()
     ]
     cut = next((r for r in rounds if r.phase == "top-cut"), None)
     top_cut = len({p for m in cut.matches for p in m.players}) if cut else 0
     swiss = sum(r.phase == "swiss" for r in rounds)
     return EventData(
-        name=(root.get("title") or "").strip() or "WER event",
+        name=(root.get("title") or "").strip(),
         ruleset="mtg",
         players=players,
         divisions=[DivisionData("open", "open", swiss, top_cut)],
@@ -176,6 +215,7 @@ def parse_wer(text: str | bytes) -> EventData:
         source={"wer": {k: root.get(k, "") for k in ("sanctionnumber", "eventguid", "format")}},
         date=_date(root.get("startdate", "")),
         location=(root.get("orgname") or "").strip(),
+        fields=dict(FIELDS),
     )
 
 

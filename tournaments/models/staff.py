@@ -133,6 +133,18 @@ class BackgroundRun(models.Model):
         help_text="Asked for again while running (new data to read): another run is queued "
         "when this one ends.",
     )
+    # The lease (tournaments.services.runs): what to send, when it was handed to the
+    # broker, when a worker took it and last said it was alive. The sweep re-sends a run
+    # never handed over or whose worker stopped beating, and fails it after MAX_ATTEMPTS.
+    task = models.CharField(max_length=100, blank=True, help_text="The Celery task's name.")
+    round_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The round a pairing run was asked to pair."
+    )
+    sent_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker took it.")
+    note = models.TextField(blank=True, help_text="What happened besides the outcome.")
 
     class Meta:
         ordering = ["-created_at"]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from rulesets import DEFAULT, get_ruleset
@@ -14,15 +15,46 @@ from ..errors import InvalidInput
 from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
 from .audit import audit_log
 
+SLUG_ATTEMPTS = 6  # the last two with a random suffix
 
-def unique_slug(name: str) -> str:
-    """A slug for ``name`` not used by any event yet (``cup``, ``cup-2``, ...)."""
+
+def unique_slug(name: str, *, random_suffix: bool = False) -> str:
+    """A slug for ``name`` not used by any event yet (``cup``, ``cup-2``, ...), or with
+    ``random_suffix`` one that is very likely free (``cup-3fa9c1``).
+
+    Another transaction may take the same slug before this one inserts it: create events
+    with :func:`event_insert`, which retries."""
     base = slugify(name)[:70] or "event"
+    if random_suffix:
+        return f"{base}-{secrets.token_hex(3)}"
     slug, n = base, 1
     while Event.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+def event_insert(*, name: str, slug: str | None = None, **fields: Any) -> Event:
+    """Insert an ``Event`` row named ``name`` under a unique slug; ``fields`` are the
+    other model fields. Every way an event is created goes through here.
+
+    Two imports or creations of the same name at once both find ``cup`` free; the unique
+    index lets one insert it and refuses the other, which retries in a savepoint (the
+    caller's transaction goes on) with the next free slug, and after a few collisions with
+    a random suffix (SLUG_ATTEMPTS in all). A ``slug`` given is used as it is. Raises
+    IntegrityError for any other violation, or when every attempt collides.
+    """
+    if slug:
+        return Event.objects.create(slug=slug, name=name, **fields)
+    for attempt in range(SLUG_ATTEMPTS):
+        candidate = unique_slug(name, random_suffix=attempt >= SLUG_ATTEMPTS - 2)
+        try:
+            with transaction.atomic():
+                return Event.objects.create(slug=candidate, name=name, **fields)
+        except IntegrityError:
+            if not Event.objects.filter(slug=candidate).exists():
+                raise  # not the slug: a bug, not a race
+    raise IntegrityError(f"no free slug for {name!r} after {SLUG_ATTEMPTS} attempts")
 
 
 def _check_structure(ruleset: str, structure: str, cut: int) -> None:
@@ -75,8 +107,8 @@ def event_create(
     except KeyError as e:
         raise InvalidInput(str(e.args[0])) from None
     _check_structure(ruleset, structure, top_cut_size)
-    event = Event.objects.create(
-        slug=slug or unique_slug(name),
+    event = event_insert(
+        slug=slug,
         name=name.strip(),
         ruleset=ruleset,
         structure=structure,

@@ -1,7 +1,9 @@
-"""Importing whole events (event JSON v1, TOM ``.tdf``) and exporting event JSON.
+"""Importing whole events (event JSON v1, TOM ``.tdf``, WER, melee.gg) from ``EventData``.
 
-Both importers normalise the file into :class:`EventData` and create everything in one
-transaction: a file that fails validation writes nothing (INTERFACES.md).
+Every importer normalises its file into :class:`EventData`; :func:`event_import` checks
+it whole (``formats.checks``, then what each pairing group's rounds need) before it
+writes anything, then creates everything in one transaction: a file that fails
+validation writes nothing (INTERFACES.md).
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from typing import Any
 
 from django.db import transaction
 
+from rulesets import get_ruleset
+
 from ..errors import InvalidInput
+from ..formats.checks import ELIMINATION, MAX_FILE_BYTES, FileRefused, check_event_data
 from ..formats.eventdata import DivisionData, EventData, MatchData, RoundData
 from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
@@ -32,7 +37,7 @@ from ..models import (
 from ..multiplayer import allowed_cuts
 from ..pods import cut_pod_name, flight_pod
 from .audit import audit_log
-from .events import unique_slug
+from .events import event_insert
 
 
 def _pod_of(
@@ -41,13 +46,76 @@ def _pod_of(
     division_of: dict[str, DivisionData],
     flight_of: dict[str, int | None] | None = None,
 ) -> str:
-    division = division_of[match.players[0]]
+    """The pairing group a match is played in: its first player's (``_check_pods``
+    makes sure every player of the match is in the same one)."""
+    return _player_pod(match.players[0], phase, division_of, flight_of or {})
+
+
+def _player_pod(
+    pid: str, phase: str, division_of: dict[str, DivisionData], flight_of: dict[str, int | None]
+) -> str:
+    division = division_of[pid]
     if phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION):
         return cut_pod_name(division.code) if phase == Phase.TOP_CUT else division.pod
-    flight = (flight_of or {}).get(match.players[0])
+    flight = flight_of.get(pid)
     if division.flights and flight:  # P-FL: each flight is its own pairing group
         return flight_pod(division.pod, flight)
     return division.pod
+
+
+def _check_pods(data: EventData) -> None:
+    """What the rows of each pairing group need, checked before anything is written:
+    the players of a match in one group, a round number once per group, a table number
+    once per round, and head-to-head single-elimination brackets the standings can read
+    (nobody knocked out plays on, except in a playoff of players knocked out). Raises
+    FileRefused naming the match (or round) at fault."""
+    division_of = {
+        p.id: next(d for d in data.divisions if d.code == p.division) for p in data.players
+    }
+    flight_of = {p.id: p.flight for p in data.players}
+    numbers: set[tuple[str, int]] = set()
+    brackets: dict[str, list[tuple[int, str, MatchData]]] = {}
+    for i, rd in enumerate(data.rounds):
+        tables: set[tuple[str, int]] = set()
+        pods = set()
+        for j, m in enumerate(rd.matches):
+            where = m.where or f"rounds[{i}].matches[{j}]"
+            groups = {_player_pod(p, rd.phase, division_of, flight_of) for p in m.players}
+            if len(groups) > 1:
+                names = ", ".join(sorted(groups))
+                raise FileRefused(f"{where}: players of different pairing groups meet ({names})")
+            (pod,) = groups
+            pods.add(pod)
+            if m.table is not None and len(m.players) > 1:
+                if (pod, m.table) in tables:
+                    raise FileRefused(f"{where}: table {m.table} is given twice in this round")
+                tables.add((pod, m.table))
+            if rd.phase in ELIMINATION:
+                brackets.setdefault(pod, []).append((rd.number, where, m))
+        for pod in sorted(pods):
+            if (pod, rd.number) in numbers:
+                where = rd.where or f"rounds[{i}]"
+                raise FileRefused(f"{where}: round {rd.number} of {pod!r} is given twice")
+            numbers.add((pod, rd.number))
+    if not get_ruleset(data.ruleset).uses_pods:  # a drawn pod of a cut goes on (MP-SE)
+        for matches in brackets.values():
+            _check_bracket(sorted(matches, key=lambda x: x[0]))
+
+
+def _check_bracket(matches: list[tuple[int, str, MatchData]]) -> None:
+    """A single-elimination bracket as ``standings.engine.placement`` reads it: a player
+    knocked out (a loss, a double loss) plays again only against others knocked out."""
+    out: dict[str, int] = {}
+    for number, where, m in matches:
+        if m.outcome in ("pending", "bye"):
+            continue
+        gone = [p for p in m.players if p in out]
+        if gone and len(gone) != len(m.players):
+            raise FileRefused(f"{where}: {gone[0]!r} was knocked out in round {out[gone[0]]}")
+        if gone:
+            continue  # a playoff (3rd/4th place) of players knocked out
+        losers = [p for p in m.players if p != m.winner]
+        out.update(dict.fromkeys(losers, number))
 
 
 def _create_round(
@@ -85,11 +153,19 @@ def event_import(*, data: EventData, by: Any) -> Event:
 
     Rounds are split by pod (R-5); top-cut matches go to the division's bracket pod.
     ``day2_rounds`` of a two-day event is kept (P-D2-1); its ``swiss-day2`` rounds stay in
-    the division's pod as Day 1's do.
+    the division's pod as Day 1's do. The slug is unique even when events of the same
+    name are imported at once (``event_insert``).
+
+    Raises InvalidInput naming the element or field at fault when the data fails
+    ``formats.checks.check_event_data`` or ``_check_pods``; then nothing is written.
     """
+    try:
+        check_event_data(data)
+        _check_pods(data)
+    except FileRefused as e:
+        raise InvalidInput(str(e)) from None
     cut = max((d.top_cut for d in data.divisions), default=0)
-    event = Event.objects.create(
-        slug=unique_slug(data.name),
+    event = event_insert(
         name=data.name,
         ruleset=data.ruleset,
         structure=Structure.SWISS_TOP_CUT if cut else Structure.SWISS,
@@ -152,8 +228,10 @@ def event_import(*, data: EventData, by: Any) -> Event:
 def event_import_tdf(*, content: bytes, by: Any) -> Event:
     """Import an uploaded TOM ``.tdf`` file and make ``by`` its organiser.
 
-    Raises InvalidInput naming the element at fault for a malformed or inconsistent file;
-    then nothing is written (INTERFACES.md)."""
+    Raises InvalidInput naming the element at fault for a malformed or inconsistent file,
+    or one over ``MAX_FILE_BYTES``; then nothing is written (INTERFACES.md)."""
+    if len(content) > MAX_FILE_BYTES:
+        raise InvalidInput(file_too_large(len(content)))
     try:
         data = tdf_event_data(parse_tdf(content))
     except TdfError as e:
@@ -162,3 +240,11 @@ def event_import_tdf(*, content: bytes, by: Any) -> Event:
     if getattr(by, "is_authenticated", False):
         EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
     return event
+
+
+def file_too_large(size: int) -> str:
+    """The message for a file over ``MAX_FILE_BYTES`` (upload pages, import commands)."""
+    return (
+        f"The file is {size / 2**20:.1f} MB; files up to {MAX_FILE_BYTES // 2**20} MB "
+        "can be imported."
+    )

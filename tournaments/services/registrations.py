@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import random
-import secrets
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,16 +20,14 @@ from ..models import (
     MatchSeat,
     Outcome,
     Phase,
-    Player,
     Registration,
     Round,
-    RoundStatus,
-    Structure,
 )
 from ..pods import flight_pod
 from ..seasons import event_season
 from .audit import audit_log
-from .rounds import round_complete_if_reported, round_discard
+from .registration_batch import UNDER_WAY, NewPlayer, players_register
+from .rounds import round_complete_if_reported
 
 
 @dataclass(frozen=True)
@@ -67,13 +62,6 @@ def parse_player_lines(text: str) -> list[PlayerLine]:
     return lines
 
 
-def _next_external_id(event: Event) -> str:
-    n = Registration.objects.filter(event=event).count() + 1
-    while Registration.objects.filter(event=event, external_id=f"p{n}").exists():
-        n += 1
-    return f"p{n}"
-
-
 def _default_division(event: Event) -> Division:
     division = event.divisions.order_by("code").first()
     if division is None:
@@ -95,7 +83,8 @@ def registration_add(
     override_late_entry: bool = False,
 ) -> Registration:
     """Register one player. After a Swiss round of their pod has started the player is
-    late: flagged tardy and given a loss for every started round (P-LATE-1, I-5).
+    late: flagged tardy and given a loss for every started round (P-LATE-1, I-5); in a
+    flighted division they join the smaller flight (P-FL-4). See ``players_register``.
 
     Raises InvalidInput for an empty name, a player id already registered, or a late
     entry after round 2 of an event that awards Championship Points without
@@ -104,44 +93,12 @@ def registration_add(
     name = name.strip()
     if not name:
         raise InvalidInput("The player needs a name.")
-    if player_id and event.registrations.filter(player__player_id=player_id).exists():
-        raise InvalidInput(f"Player id {player_id} is already registered in this event.")
     division = division or _default_division(event)
-    flight, flight_draw = _flight_for_new_player(division)
-    started = Round.objects.filter(
-        event=event,
-        pod=flight_pod(division.pod, flight) if flight else division.pod,
-        phase=Phase.SWISS,
-        status__in=[RoundStatus.STARTED, RoundStatus.COMPLETE],
-    ).order_by("number")
-    if late is None:
-        _check_late_entry(event, len(started), override_late_entry)
-    if event.structure == Structure.SINGLE_ELIMINATION:
-        _se_late_entry(event, division.pod, by)
-    player = Player.objects.create(name=name, player_id=player_id, birth_year=birth_year)
-    reg = Registration.objects.create(
-        event=event,
-        player=player,
-        division=division,
-        external_id=external_id or _next_external_id(event),
-        late=bool(started) if late is None else late,
-        flight=flight,
-    )
-    if late is None:
-        _late_entry_losses(reg, list(started))
-    audit_log(
-        event=event,
-        by=by,
-        action="registration.add",
-        obj=reg,
-        new={"name": name, "player_id": player_id, "late": reg.late, "flight": flight}
-        | flight_draw,
+    entry = NewPlayer(name, player_id, birth_year, division, external_id=external_id)
+    (reg,) = players_register(
+        event=event, entries=[entry], by=by, late=late, override=override_late_entry
     )
     return reg
-
-
-#: P-LATE-1: in a Championship Points event, entering after this many rounds needs an override.
-CP_LATE_ROUNDS = 2
 
 
 def late_losses(event: Event, division: Division | None = None) -> int:
@@ -151,69 +108,24 @@ def late_losses(event: Event, division: Division | None = None) -> int:
     if division is None:
         return 0
     pods = Q(pod=division.pod) | Q(pod__startswith=flight_pod(division.pod, 0)[:-1])
-    started = Round.objects.filter(
-        pods,
-        event=event,
-        phase=Phase.SWISS,
-        status__in=[RoundStatus.STARTED, RoundStatus.COMPLETE],
-    )
+    started = Round.objects.filter(pods, event=event, phase=Phase.SWISS, status__in=UNDER_WAY)
     return started.values("number").distinct().count()  # flights play the same rounds
 
 
-def _late_entry_losses(reg: Registration, started: list[Round]) -> None:
-    """P-LATE-1, I-5: a loss for every round of the player's pod already started."""
-    for rnd in started:
-        match = Match.objects.create(round=rnd, outcome=Outcome.LOSS, why="late entry")
-        MatchSeat.objects.create(match=match, round=rnd, registration=reg, seat=1)
-
-
-def _flight_for_new_player(division: Division) -> tuple[int | None, dict[str, Any]]:
-    """P-FL-4, P-LATE-2: a player added to a flighted division joins the flight that
-    started smaller (starting size plus players added since, never minus drops), a random
-    one of the smallest. The draw is ``random.Random(seed).choice`` over the smallest, as
-    ``pairings.engine.flights.late_flight(sizes, rng=random.Random(seed))`` (I-1): the
-    seed and the sizes go in the audit row (``flight_seed``, ``flight_sizes``) so the
-    choice can be replayed. ``(None, {})`` when the division has no flights."""
-    if not division.flights:
-        return None, {}
-    counts = Counter(division.registrations.values_list("flight", flat=True))
-    sizes = [counts.get(n, 0) for n in range(1, division.flights + 1)]
-    smallest = [n for n, size in enumerate(sizes, start=1) if size == min(sizes)]
-    seed = secrets.randbits(48)
-    return random.Random(seed).choice(smallest), {"flight_seed": seed, "flight_sizes": sizes}
-
-
-def _check_late_entry(event: Event, started: int, override: bool) -> None:
-    if event.awards_championship_points and started > CP_LATE_ROUNDS and not override:
-        raise InvalidInput(
-            f"This event awards Championship Points and {started} rounds have started: "
-            "adding a player after round 2 needs the explicit override."
-        )
-
-
-def _se_late_entry(event: Event, pod: str, by: Any) -> None:
-    """P-SE-4: nobody joins a bracket once round 1 has started; before that, a new
-    player breaks round 1, which is discarded to be paired again with them."""
-    first = Round.objects.filter(event=event, pod=pod, number=1).first()
-    if first is None:
-        return
-    if first.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
-        raise InvalidInput("Single elimination: players cannot join once round 1 has started.")
-    round_discard(round=first, by=by, reason="late player added: pair round 1 again")
-
-
-def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> Division:
-    """The event's division for a birth year (P-AGE-1, the event's season, ``event_season``).
+def division_by_birth_year(
+    divisions: dict[str, Division], season: int, birth_year: int | None, line: int
+) -> Division:
+    """The division for a birth year in the event's season (P-AGE-1, ``event_season``),
+    from ``divisions``, the event's by code.
 
     An event with one division takes everyone (P-AGE-6). Raises InvalidInput naming the
     line when the year is missing or its division is not part of the event.
     """
-    divisions = {d.code: d for d in event.divisions.all()}
     if len(divisions) == 1:
         return next(iter(divisions.values()))
     if birth_year is None:
         raise InvalidInput(f"Line {line}: a birth year is needed to choose the age division.")
-    code = division_for(birth_year, event_season(event))
+    code = division_for(birth_year, season)
     if code not in divisions:
         raise InvalidInput(
             f"Line {line}: born {birth_year} is {code}, not a division of this event."
@@ -223,24 +135,31 @@ def division_by_birth_year(event: Event, birth_year: int | None, line: int) -> D
 
 @transaction.atomic
 def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registration]:
-    """Register every line of pasted CSV text, all or nothing (see ``parse_player_lines``);
-    each player goes to the age division of their birth year."""
+    """Register every line of pasted CSV text, all or nothing: every line is checked
+    first (``parse_player_lines``, player ids unique and not yet registered, the age
+    division of the birth year P-AGE-1, P-LATE-1, P-SE-4), then all are saved as
+    ``registration_add`` saves one (flight P-FL-4, late-entry losses, an audit row each)
+    with bulk inserts: a fixed number of queries whatever the number of lines.
+
+    Returns the registrations in line order. Raises InvalidInput naming the line.
+    """
     lines = parse_player_lines(text)
     ids = [line.player_id for line in lines if line.player_id]
     if len(ids) != len(set(ids)):
         raise InvalidInput("The same player id appears twice in the pasted lines.")
-    divisions = [division_by_birth_year(event, ln.birth_year, n) for n, ln in enumerate(lines, 1)]
-    return [
-        registration_add(
-            event=event,
-            name=line.name,
-            player_id=line.player_id,
-            birth_year=line.birth_year,
-            division=division,
-            by=by,
+    divisions = {d.code: d for d in event.divisions.all()}
+    season = event_season(event)
+    entries = [
+        NewPlayer(
+            ln.name,
+            ln.player_id,
+            ln.birth_year,
+            division_by_birth_year(divisions, season, ln.birth_year, n),
+            line=n,
         )
-        for line, division in zip(lines, divisions, strict=True)
+        for n, ln in enumerate(lines, start=1)
     ]
+    return players_register(event=event, entries=entries, by=by, late=None, override=False)
 
 
 @transaction.atomic

@@ -4,47 +4,105 @@ failure of one Celery job, and the staff pages poll it.
 At most one run per event, kind and pod is queued or running: the partial unique index
 ``run_one_active`` guards it, and :func:`run_request` turns a second request into the run
 already going (a double click, two staff at once) instead of a second job.
+
+The row, not the broker, is the source of truth, and carries a lease: ``sent_at`` when its
+message was handed to the broker, ``started_at`` and ``heartbeat_at`` while a worker holds
+it (:func:`run_claim`, :func:`run_heartbeat`). A request whose message cannot be sent (Redis
+down) still succeeds; :func:`runs_sweep`, run by Celery beat every 20 s, re-sends a run
+never handed over or whose worker stopped beating, and fails it after ``MAX_ATTEMPTS``
+starts. A late or duplicate message finds its run finished or held and does nothing.
+Without a broker (eager mode) tasks run at commit and none of this is needed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from celery import current_app
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ..models import BackgroundRun, BackgroundRunStatus
+from ..outages import BROKER_ERRORS, broker_outage
 
-ACTIVE = (BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING)
+logger = logging.getLogger(__name__)
+
+QUEUED, RUNNING = BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING
+ACTIVE = (QUEUED, RUNNING)
 # An active run this old lost its worker or its task message: a new request replaces it,
 # so one lost message cannot block a pod for good. Pairing and standings take seconds.
 ABANDONED_AFTER = dt.timedelta(minutes=15)
 ABANDONED = "Abandoned: no worker finished this run within 15 minutes; a new one was started."
 
+# The lease. A worker beats every HEARTBEAT_EVERY while it holds a run; one silent for
+# LEASE is taken for dead. A run whose request could not send it gets SEND_GRACE to be
+# sent before the sweep does; a sent run no worker took within START_GRACE is sent again
+# (its message was lost, e.g. Redis restarted empty). Times in seconds.
+HEARTBEAT_EVERY = 10.0
+LEASE = dt.timedelta(seconds=30)
+SEND_GRACE = dt.timedelta(seconds=10)
+START_GRACE = dt.timedelta(seconds=60)
+MAX_ATTEMPTS = 2  # starts by a worker before a run whose worker keeps dying is failed
+# Someone pressed a button and watches the run: tell them at once instead of leaving it
+# queued (the sweep cannot run while the broker is down either).
+FAIL_WHEN_UNSENT = (BackgroundRun.Kind.PAIRING,)
+UNSENT = "Could not reach the task queue (Redis), so nothing was done. Try again once it is back."
+WORKER_LOST = "The worker running this stopped {n} times before finishing. Try again."
 
-def task_on_commit(name: str, *args: Any) -> None:
-    """Queue the Celery task registered as ``name`` once the transaction commits.
+
+def task_on_commit(name: str, run_id: int) -> None:
+    """Send the Celery task registered as ``name`` for run ``run_id`` once the transaction
+    commits (:func:`run_send`).
 
     Looked up by name so ``tournaments`` needs not import ``standings`` or ``pairings``
     (STYLE.md layout); ``current_app.tasks`` loads every app's ``tasks`` module, so the
     task runs eagerly when no broker is configured.
     """
-    transaction.on_commit(lambda: current_app.tasks[name].delay(*args))
+    transaction.on_commit(partial(run_send, run_id, name))
+
+
+def run_send(run_id: int, task: str) -> bool:
+    """Hand run ``run_id``'s task to the broker and stamp ``sent_at``; True when sent.
+
+    An unreachable broker is logged once per outage and never raised: the request that
+    asked for the run has saved its data and answers success. The run stays queued and
+    unsent for :func:`runs_sweep`, except a run in ``FAIL_WHEN_UNSENT``, failed at once
+    with ``UNSENT`` (its staff page offers "Try again"). Errors of an eager task propagate.
+    """
+    try:
+        current_app.tasks[task].delay(run_id)
+    except BROKER_ERRORS as e:
+        broker_outage.failed(e)
+        BackgroundRun.objects.filter(
+            pk=run_id, status=QUEUED, sent_at__isnull=True, kind__in=FAIL_WHEN_UNSENT
+        ).update(status=BackgroundRunStatus.FAILED, error=UNSENT, finished_at=timezone.now())
+        return False
+    broker_outage.worked()
+    BackgroundRun.objects.filter(pk=run_id).update(sent_at=timezone.now())
+    return True
 
 
 def run_active(event_id: int, kind: str, pod: str = "") -> BackgroundRun | None:
     """The queued or running run of (event, kind, pod), locked until the transaction
     ends, or None. A run that waited longer than ``ABANDONED_AFTER`` is marked failed
-    and not returned. Call inside a transaction."""
+    and not returned, unless a worker holding it still beats (``LEASE``). Call inside a
+    transaction."""
     run = (
         BackgroundRun.objects.select_for_update(of=("self",))
         .select_related("requested_by")
         .filter(event_id=event_id, kind=kind, pod=pod, status__in=ACTIVE)
         .first()
     )
-    if run is not None and run.created_at < timezone.now() - ABANDONED_AFTER:
+    now = timezone.now()
+    if run is not None and run.created_at < now - ABANDONED_AFTER and _last_sign(run) < now - LEASE:
         run.status, run.error = BackgroundRunStatus.FAILED, ABANDONED
         run.finished_at = timezone.now()
         run.save(update_fields=["status", "error", "finished_at"])
@@ -60,9 +118,11 @@ def run_request(
     pod: str = "",
     by: Any = None,
     again_if_running: bool = False,
+    round_number: int | None = None,
 ) -> tuple[BackgroundRun, bool]:
     """A queued run of (event, kind, pod) whose Celery task ``task`` (by name, given the
-    run id) is queued after commit; or the run already queued or running.
+    run id) is sent after commit (:func:`task_on_commit`); or the run already queued or
+    running. ``round_number`` records the round a pairing run is to pair.
 
     Returns ``(run, created)``; ``created`` is False when the run was already going, and
     then no second task is queued. ``again_if_running`` marks a *running* run
@@ -83,7 +143,12 @@ def run_request(
             try:
                 with transaction.atomic():  # savepoint: a lost race keeps the transaction usable
                     run = BackgroundRun.objects.create(
-                        event_id=event_id, kind=kind, pod=pod, requested_by=user
+                        event_id=event_id,
+                        kind=kind,
+                        pod=pod,
+                        requested_by=user,
+                        task=task,
+                        round_number=round_number,
                     )
             except IntegrityError:
                 if attempt == 2:
@@ -104,3 +169,123 @@ def run_finish(run: BackgroundRun, *, status: str, task: str, error: str = "") -
         if locked.requested_again:
             run_request(event_id=locked.event_id, kind=locked.kind, pod=locked.pod, task=task)
     run.status, run.error, run.finished_at = locked.status, locked.error, locked.finished_at
+
+
+def run_claim(run_id: int) -> BackgroundRun | None:
+    """Take run ``run_id`` for this task message: mark it running, stamp ``started_at``
+    and ``heartbeat_at``, count the attempt; returns it (with its event and requester).
+
+    None, and nothing changes, when the run is no longer the one to do: finished (a late
+    or duplicate message, e.g. redelivered after a worker was lost), deleted, or running
+    under a live heartbeat (another worker holds it). A running run whose heartbeat is
+    older than ``LEASE`` lost its worker and is taken over.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        runs = BackgroundRun.objects.select_for_update(of=("self",)).select_related(
+            "event", "requested_by"
+        )
+        run = runs.filter(pk=run_id, status__in=ACTIVE).first()
+        if run is None:
+            return None
+        if run.status == RUNNING and _last_sign(run) > now - LEASE:
+            return None
+        run.status, run.started_at, run.heartbeat_at = RUNNING, now, now
+        run.attempts += 1
+        run.save(update_fields=["status", "started_at", "heartbeat_at", "attempts"])
+    return run
+
+
+def _last_sign(run: BackgroundRun) -> dt.datetime:
+    return run.heartbeat_at or run.started_at or run.created_at
+
+
+@contextmanager
+def run_heartbeat(run_id: int) -> Iterator[None]:
+    """While the block runs, stamp the run's ``heartbeat_at`` every ``HEARTBEAT_EVERY``
+    seconds from a thread with its own database connection, so a long computation is not
+    taken for a dead worker. Does nothing in eager mode (no worker to lose)."""
+    if current_app.conf.task_always_eager:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(HEARTBEAT_EVERY):
+                BackgroundRun.objects.filter(pk=run_id, status=RUNNING).update(
+                    heartbeat_at=timezone.now()
+                )
+        finally:
+            connection.close()  # this thread's own connection
+
+    thread = threading.Thread(target=beat, name=f"run-{run_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(HEARTBEAT_EVERY)
+
+
+def runs_sweep() -> list[tuple[int, str]]:
+    """Find runs the broker or a worker lost and send them again, or fail them.
+
+    Lost: queued and never handed to the broker for ``SEND_GRACE`` (the request found
+    Redis down), queued and sent but not taken for ``START_GRACE`` (the message was
+    lost), or running with no heartbeat for ``LEASE`` (the worker died). A run already
+    started ``MAX_ATTEMPTS`` times is failed with ``WORKER_LOST`` (staff see "Try again").
+    Each is noted on the row and sent after commit. Rows another sweep holds are skipped.
+    Returns ``[(run id, "sent" | "failed")]``. Run by Celery beat
+    (``tournaments.tasks.runs_sweep``); safe to run at any time and twice.
+    """
+    now = timezone.now()
+    lost = (
+        Q(status=QUEUED, sent_at__isnull=True, created_at__lt=now - SEND_GRACE)
+        | Q(status=QUEUED, sent_at__lt=now - START_GRACE)
+        | Q(status=RUNNING, last_sign__lt=now - LEASE)
+    )
+    done: list[tuple[int, str]] = []
+    with transaction.atomic():
+        runs = (
+            BackgroundRun.objects.annotate(
+                last_sign=Coalesce("heartbeat_at", "started_at", "created_at")
+            )
+            .select_for_update(skip_locked=True)
+            .filter(lost)
+            .order_by("created_at")
+        )
+        for run in runs[:100]:
+            done.append((run.pk, _recover(run, now)))
+    for run_id, action in done:
+        logger.warning("background run %s lost: %s", run_id, action)
+    return done
+
+
+def _recover(run: BackgroundRun, now: dt.datetime) -> str:
+    """Fail a run whose worker died too often, else note why it is sent again, put it back
+    in the queue and send it after commit."""
+    at = f"{timezone.localtime(now):%H:%M}"
+    if run.status == RUNNING and run.attempts >= MAX_ATTEMPTS:
+        error = WORKER_LOST.format(n=run.attempts)
+        run_finish(run, status=BackgroundRunStatus.FAILED, task=run.task, error=error)
+        return "failed"
+    if run.status == RUNNING:
+        seen = f"{timezone.localtime(_last_sign(run)):%H:%M:%S}"
+        run.note = f"The worker running this stopped (last seen {seen}); sent again at {at}."
+        # A queued run reads every result when it starts: no follow-up run needed.
+        run.status, run.started_at, run.heartbeat_at, run.requested_again = (
+            QUEUED,
+            None,
+            None,
+            False,
+        )
+    elif run.sent_at is None:
+        run.note = f"The task queue was unreachable when this was asked for; sent at {at}."
+    else:
+        run.note = f"No worker had taken this by {at}; sent again."
+    run.sent_at = None
+    fields = ["status", "started_at", "heartbeat_at", "requested_again", "note", "sent_at"]
+    run.save(update_fields=fields)
+    transaction.on_commit(partial(run_send, run.pk, run.task))
+    return "sent"

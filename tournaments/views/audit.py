@@ -7,7 +7,7 @@ import csv
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..forms import AuditFilterForm
 from ..models import Event
@@ -30,7 +30,7 @@ def _filter(request: HttpRequest, event: Event) -> tuple[AuditFilterForm, AuditF
     return form, AuditFilter(data["round"], data["player"], data["person"] or "")
 
 
-@require_GET
+@require_safe
 @event_staff_required("audit")
 def audit(request: HttpRequest, event: Event) -> HttpResponse:
     """The newest audit rows matching the filters (a GET form, so a filtered view is a
@@ -47,7 +47,7 @@ def audit(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "tournaments/staff/audit.html", context)
 
 
-@require_GET
+@require_safe
 @event_staff_required("audit")
 def audit_csv(request: HttpRequest, event: Event) -> HttpResponse:
     """Every audit row matching the filters as CSV (UTF-8, one header line)."""

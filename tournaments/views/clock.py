@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import services
 from ..errors import MatchslipError
@@ -40,7 +40,7 @@ def clock_context(rnd: Round) -> dict[str, Any]:
     return {"clock": clock_for_staff(rnd, now), "clock_server_ms": int(now.timestamp() * 1000)}
 
 
-@require_GET
+@require_safe
 @event_staff_required("clock")
 def round_clock(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """A round's clock with its controls and every table's time extension: the page of

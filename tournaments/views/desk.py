@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rulesets import get_ruleset
 
@@ -30,7 +30,7 @@ def _ties(event: Event) -> bool:
     return get_ruleset(event.ruleset).allows_ties
 
 
-@require_GET
+@require_safe
 @event_staff_required("resolve")
 def disputes(request: HttpRequest, event: Event) -> HttpResponse:
     """Tables whose players disagree, and agreed results held for a staff click."""
@@ -115,7 +115,7 @@ def _correctable_rounds(event: Event) -> list[Round]:
     return list(event.rounds.filter(status__in=statuses).order_by("-number", "pod"))
 
 
-@require_GET
+@require_safe
 @event_staff_required("correct")
 def corrections(request: HttpRequest, event: Event) -> HttpResponse:
     """Pick a round; each recorded table can be corrected with a reason while the

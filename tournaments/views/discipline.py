@@ -13,7 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import services
 from ..errors import MatchslipError
@@ -50,7 +50,7 @@ def _cut_players(event: Event) -> list[Registration]:
     )
 
 
-@require_GET
+@require_safe
 @event_staff_required("decklists")
 def decklists(request: HttpRequest, event: Event) -> HttpResponse:
     """Who has handed in a deck list, who is missing one, the deck checks drawn and the

@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import get_ruleset
 
@@ -76,7 +76,7 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
     return _private(render(request, template, context, status=extra.get("status", 200)))
 
 
-@require_GET
+@require_safe
 def player_home(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's page: their table and opponent, their report, earlier results."""
     return _render(request, _registration(slug, token))

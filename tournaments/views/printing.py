@@ -13,7 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..models import Event, Round
 from ..permissions import event_staff_required
@@ -36,7 +36,7 @@ def _round(event: Event, round_id: int) -> Round:
     return get_object_or_404(Round.objects.select_related("event"), pk=round_id, event=event)
 
 
-@require_GET
+@require_safe
 @event_staff_required("operate")
 def print_pairings(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """``?by=name`` (default): alphabetical in several columns, large type, for the wall;
@@ -53,7 +53,7 @@ def print_pairings(request: HttpRequest, event: Event, round_id: int) -> HttpRes
     return render(request, "tournaments/print/pairings.html", context)
 
 
-@require_GET
+@require_safe
 @event_staff_required("operate")
 def print_slips(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """Match slips, four per sheet in cut-stack order: table, players with records,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..forms import SearchForm
 from ..models import Event
@@ -25,14 +25,14 @@ from ..selectors import (
 from .common import public_event_context, public_page
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """Recent events, the signed-in user's own events, and the way to staff login."""
     recent, mine = events_for_home(request.user)
     return render(request, "tournaments/home.html", {"events": recent, "my_events": mine})
 
 
-@require_GET
+@require_safe
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's announcements (S-2), divisions, current rounds and links. 3 queries."""
     event = get_object_or_404(Event, slug=slug)
@@ -41,7 +41,7 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     return public_page(request, "tournaments/public/event.html", context)
 
 
-@require_GET
+@require_safe
 def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     """Current pairings by table or by name, served from the cache (``public_cache``);
     ``?q=`` finds a player's table. 2 queries on a cache hit."""
@@ -58,7 +58,7 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     return public_page(request, "tournaments/public/pairings.html", context)
 
 
-@require_GET
+@require_safe
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     """The published top-cut rounds of every division, round by round. 5 queries."""
     event = get_object_or_404(Event, slug=slug)

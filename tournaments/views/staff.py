@@ -18,13 +18,14 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import DEFAULT, RULESETS, get_ruleset
 from rulesets.tables import Recommendation
 
 from .. import services
-from ..errors import MatchslipError, ResultConflict, RoundStateError
+from ..errors import InvalidInput, MatchslipError, ResultConflict, RoundStateError
+from ..formats.checks import MAX_FILE_BYTES
 from ..forms import (
     DivisionForm,
     DropForm,
@@ -45,6 +46,7 @@ from ..selectors import (
     round_for_staff,
 )
 from ..selectors.reports import reports_for_round
+from ..services.imports import file_too_large
 from .clock import clock_context
 from .common import event_match_or_404, int_param, wants_fragment
 
@@ -98,13 +100,15 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @login_required_htmx
 def tdf_import(request: HttpRequest) -> HttpResponse:
     """Create an event from an uploaded TOM ``.tdf`` file; the uploader becomes its
-    organiser. A malformed file is refused with the element at fault, nothing written."""
+    organiser. A malformed file, or one over ``MAX_FILE_BYTES`` (not even read), is
+    refused with the element at fault, nothing written."""
     form = TdfUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
         try:
-            event = services.event_import_tdf(
-                content=form.cleaned_data["file"].read(), by=request.user
-            )
+            if upload.size > MAX_FILE_BYTES:
+                raise InvalidInput(file_too_large(upload.size))
+            event = services.event_import_tdf(content=upload.read(), by=request.user)
         except MatchslipError as e:
             form.add_error("file", f"Nothing was imported. {e}")
         else:
@@ -159,7 +163,7 @@ def _players_page(request: HttpRequest, event: Event, **forms: Any) -> HttpRespo
     return render(request, "tournaments/staff/players.html", context)
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def players(request: HttpRequest, event: Event) -> HttpResponse:
     """Registered players; forms to add one, paste many, and drop."""
@@ -253,7 +257,7 @@ def _slips_open(rnd: Round) -> bool:
     return rnd.status == RoundStatus.STARTED
 
 
-@require_GET
+@require_safe
 @event_operator_required
 def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """One round: review the pairings (table, players with record, why) and publish,

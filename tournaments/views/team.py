@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import get_ruleset
 from rulesets.tables import Recommendation, recommend
@@ -77,7 +77,7 @@ def _team_page(
     return render(request, "tournaments/staff/team.html", context)
 
 
-@require_GET
+@require_safe
 @event_staff_required("manage")
 def team(request: HttpRequest, event: Event) -> HttpResponse:
     """The event's staff with their roles, the invite form and the settings."""
@@ -147,7 +147,7 @@ def event_options(request: HttpRequest, event: Event) -> HttpResponse:
     return _team_page(request, event, options=form)
 
 
-@require_GET
+@require_safe
 @event_staff_required("operate")
 def player_link(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     """A player's private link and its QR code, for a player who lost their slip."""

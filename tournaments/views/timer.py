@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ..models import Event
 from ..permissions import staff_roles
@@ -25,7 +25,7 @@ from ..selectors.timer import timer_for_public
 from .common import public_page
 
 
-@require_GET
+@require_safe
 def timer(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector page: clocks of the started rounds, tables playing and with a time
     extension, QR code. Staff of the event also get a link to each round's controls."""

@@ -1,12 +1,12 @@
 """``manage.py import_event PATH``: import an event JSON v1 file; prints the new slug."""
 
-import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.formats.event_json import EventFileError, parse_event_json
-from tournaments.services.imports import event_import
+from tournaments.formats.event_json import parse_event_json
+
+from ._imports import import_file, read_json
 
 
 class Command(BaseCommand):
@@ -16,15 +16,5 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
 
     def handle(self, *args, path: Path, **options):
-        try:
-            data = parse_event_json(json.loads(path.read_text(encoding="utf-8")))
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}") from e
-        except json.JSONDecodeError as e:
-            raise CommandError(
-                f"{path}: not JSON (line {e.lineno}, column {e.colno}): {e.msg}"
-            ) from e
-        except EventFileError as e:
-            raise CommandError(f"{path}: {e}") from e
-        event = event_import(data=data, by=None)
-        self.stdout.write(event.slug)
+        doc = read_json(path)
+        import_file(self, path, lambda: parse_event_json(doc))

@@ -4,14 +4,13 @@ The event gets melee.gg's options (``mwp_floor`` 1/3 and ``melee_ranking``, R-7)
 ``melee_to_event_data``. A malformed file is refused naming the field; nothing is written.
 """
 
-import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.errors import MatchslipError
-from tournaments.formats.melee import MeleeError, melee_to_event_data
-from tournaments.services.imports import event_import
+from tournaments.formats.melee import melee_to_event_data
+
+from ._imports import import_file, read_json
 
 
 class Command(BaseCommand):
@@ -21,15 +20,5 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
 
     def handle(self, *args, path: Path, **options):
-        try:
-            doc = json.loads(path.read_bytes())
-            data = melee_to_event_data(doc)
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}") from e
-        except (ValueError, MeleeError) as e:  # JSONDecodeError and UnicodeError too
-            raise CommandError(f"{path}: {e}") from e
-        try:
-            event = event_import(data=data, by=None)
-        except MatchslipError as e:
-            raise CommandError(f"{path}: {e}") from e
-        self.stdout.write(event.slug)
+        doc = read_json(path)
+        import_file(self, path, lambda: melee_to_event_data(doc))

@@ -2,11 +2,12 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.formats.tdf import TdfError, parse_tdf
+from tournaments.formats.tdf import parse_tdf
 from tournaments.formats.tdf_event import tdf_event_data
-from tournaments.services.imports import event_import
+
+from ._imports import import_file, read_file
 
 
 class Command(BaseCommand):
@@ -16,11 +17,5 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
 
     def handle(self, *args, path: Path, **options):
-        try:
-            data = tdf_event_data(parse_tdf(path.read_bytes()))
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}") from e
-        except TdfError as e:
-            raise CommandError(f"{path}: {e}") from e
-        event = event_import(data=data, by=None)
-        self.stdout.write(event.slug)
+        content = read_file(path)
+        import_file(self, path, lambda: tdf_event_data(parse_tdf(content)))

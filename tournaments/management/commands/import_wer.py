@@ -2,10 +2,11 @@
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from tournaments.formats.wer import WerError, parse_wer
-from tournaments.services.imports import event_import
+from tournaments.formats.wer import parse_wer
+
+from ._imports import import_file, read_file
 
 
 class Command(BaseCommand):
@@ -15,11 +16,5 @@ class Command(BaseCommand):
         parser.add_argument("path", type=Path)
 
     def handle(self, *args, path: Path, **options):
-        try:
-            data = parse_wer(path.read_bytes())
-        except OSError as e:
-            raise CommandError(f"{path}: {e.strerror}") from e
-        except WerError as e:
-            raise CommandError(f"{path}: {e}") from e
-        event = event_import(data=data, by=None)
-        self.stdout.write(event.slug)
+        content = read_file(path)
+        import_file(self, path, lambda: parse_wer(content))

@@ -1,0 +1,304 @@
+"""The checks every imported event passes before anything is written (INTERFACES.md).
+
+Each file format reads its file into ``EventData`` and checks what only it can name (XML
+elements, JSON types); :func:`check_event_data` then checks what every format shares, in
+one place so that no format can forget one:
+
+* the size limits (:data:`MAX_PLAYERS`, :data:`MAX_ROUNDS`; :data:`MAX_FILE_BYTES` is
+  checked by whoever reads the file);
+* what the database can store: the lengths of the models' ``CharField``s, the ranges of
+  PostgreSQL ``smallint`` and ``integer`` columns, text without NUL characters or lone
+  surrogates, JSON without NaN or deep nesting (``tests/tournaments/test_hostile_files``
+  holds these numbers against the models);
+* what the file must not contradict: unique player ids and divisions, every player in a
+  division of the file, a player at most once in a round and never against themselves, a
+  round number given once per phase, a result that fits the match (a winner who played);
+* the ruleset's result rules, as a match slip applies them: no tie under ``pokemon-2009``
+  or ``bo3-wins-against``, no drawn single-elimination match (M-SE-2), and on best-of-3
+  rulesets a game record that is possible and gives the result (M-MATCH-1) — the
+  standings count nothing else — while other rulesets take no game record at all.
+
+Errors raise :class:`FileRefused` (every format's error is one) naming the element or
+field, by the names the file uses (``EventData.fields`` and each item's ``where``).
+Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from rulesets import RULESETS, Ruleset
+
+from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+
+MAX_FILE_BYTES = 20 * 1024 * 1024  # an upload or a file given to an import command
+MAX_PLAYERS = 20_000
+MAX_ROUNDS = 40  # rounds in a file, and the highest round number
+MAX_FLIGHTS = 16  # P-FL-2: 2, 4, 8 or 16 flights
+NAME_LENGTH = 200  # Event.name, Event.location, Player.name
+PLAYER_ID_LENGTH = 40  # Player.player_id
+EXTERNAL_ID_LENGTH = 64  # Registration.external_id
+POD_LENGTH = 40  # Division.pod, Round.pod
+FLIGHT_SUFFIX_LENGTH = len("#flight-16")  # tournaments.pods.flight_pod
+SMALLINT = 32_767  # PostgreSQL smallint: PositiveSmallIntegerField
+INTEGER = 2_147_483_647  # PostgreSQL integer: PositiveIntegerField (Match.table)
+MAX_JSON_DEPTH = 20  # Event.options, Event.source
+MAX_JSON_INTEGER = 2**63 - 1
+
+DIVISIONS = ("junior", "senior", "masters", "open")
+PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
+ELIMINATION = ("top-cut", "single-elimination")
+ONE_PLAYER_OUTCOMES = ("bye", "loss", "pending")
+MATCH_OUTCOMES = ("win", "draw", "double-loss", "pending")
+
+
+class FileRefused(ValueError):
+    """A file that is malformed or contradicts itself; the message names the element or
+    field at fault. Each format's own error (``TdfError``, ``WerError`` …) is one."""
+
+
+# --- values --------------------------------------------------------------------------
+
+
+def shown(value: Any) -> str:
+    """A short, safe rendering of a value from a file for a message."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer with thousands of digits
+        return "a number too long to show"
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def whole(value: Any, where: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``, else FileRefused."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FileRefused(f"{where}: expected a whole number, got {shown(value)}")
+    if not low <= value <= high:
+        raise FileRefused(f"{where}: {shown(value)} is out of range ({low} to {high})")
+    return value
+
+
+def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
+    """``value`` if it is text PostgreSQL can store in a column of ``limit`` characters."""
+    if not isinstance(value, str):
+        raise FileRefused(f"{where}: expected text, got {shown(value)}")
+    if required and not value.strip():
+        raise FileRefused(f"{where}: must not be empty")
+    if len(value) > limit:
+        raise FileRefused(f"{where}: {len(value)} characters long, at most {limit} are kept")
+    if "\x00" in value:
+        raise FileRefused(f"{where}: contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise FileRefused(f"{where}: is not valid Unicode text") from None
+    return value
+
+
+def flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise FileRefused(f"{where}: expected true or false, got {shown(value)}")
+    return value
+
+
+def json_value(value: Any, where: str, depth: int = 0) -> None:
+    """Refuse what a PostgreSQL ``jsonb`` column cannot hold or Python cannot write back:
+    NUL characters, NaN and infinities, integers beyond 64 bits, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, and anything that is not JSON."""
+    if depth > MAX_JSON_DEPTH:
+        raise FileRefused(f"{where}: nested more than {MAX_JSON_DEPTH} levels deep")
+    if isinstance(value, str):
+        text(value, where, limit=MAX_FILE_BYTES)
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_JSON_INTEGER:
+            raise FileRefused(f"{where}: {shown(value)} is too large a number")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise FileRefused(f"{where}: {value} is not a number JSON can hold")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            text(key, f"{where}: key", limit=NAME_LENGTH)
+            json_value(item, f"{where}.{key}", depth + 1)
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            json_value(item, f"{where}[{i}]", depth + 1)
+    else:
+        raise FileRefused(f"{where}: {shown(value)} is not JSON")
+
+
+def at(where: str, field: str) -> str:
+    """``rounds[2]`` + ``number`` → ``rounds[2].number``; ``<round number=3>`` + ``number``
+    → ``<round number=3> number`` (an XML element is followed by the field's name)."""
+    return f"{where} {field}" if where.endswith(">") else f"{where}.{field}"
+
+
+# --- the event -------------------------------------------------------------------------
+
+
+def check_event_data(data: EventData) -> None:
+    """Check an event read from any file before it is written (module docstring).
+
+    Raises :class:`FileRefused` naming the element or field at fault; returns None when
+    the event can be imported, and then it can be exported and imported again.
+    """
+    ruleset = RULESETS.get(data.ruleset) if isinstance(data.ruleset, str) else None
+    if ruleset is None:
+        raise FileRefused(f"{data.fields.get('ruleset', 'ruleset')}: unknown ruleset")
+    _check_event(data)
+    codes = _check_divisions(data.divisions, data.fields.get("divisions", "divisions"))
+    ids = _check_players(data.players, codes, data.fields.get("players", "players"))
+    _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"))
+
+
+def _check_event(data: EventData) -> None:
+    def name_of(key: str) -> str:
+        return data.fields.get(key, key)
+
+    text(data.name, name_of("name"), limit=NAME_LENGTH, required=True)
+    text(data.location, name_of("location"), limit=NAME_LENGTH)
+    if data.date is not None and not isinstance(data.date, dt.date):
+        raise FileRefused(f"{name_of('date')}: expected a date, got {shown(data.date)}")
+    flag(data.third_place_playoff, name_of("third_place_playoff"))
+    whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
+    json_value(data.options, name_of("options"))
+    json_value(data.source, name_of("source"))
+    if len(data.players) > MAX_PLAYERS:
+        raise FileRefused(
+            f"{name_of('players')}: {len(data.players):,} players; "
+            f"at most {MAX_PLAYERS:,} can be imported"
+        )
+    if len(data.rounds) > MAX_ROUNDS:
+        raise FileRefused(
+            f"{name_of('rounds')}: {len(data.rounds)} rounds; at most {MAX_ROUNDS} can be imported"
+        )
+
+
+def _check_divisions(divisions: Sequence[DivisionData], label: str) -> set[str]:
+    codes: set[str] = set()
+    for i, d in enumerate(divisions):
+        where = d.where or f"{label}[{i}]"
+        if d.code not in DIVISIONS:
+            raise FileRefused(f"{at(where, 'code')}: {shown(d.code)} is not one of {DIVISIONS}")
+        if d.code in codes:
+            raise FileRefused(f"{where}: division {d.code!r} is given twice")
+        codes.add(d.code)
+        whole(d.flights, at(where, "flights"), 0, MAX_FLIGHTS)
+        if d.flights not in (0, 2, 4, 8, 16):
+            raise FileRefused(f"{at(where, 'flights')}: {d.flights} flights (P-FL-2: 2, 4, 8, 16)")
+        room = POD_LENGTH - (FLIGHT_SUFFIX_LENGTH if d.flights else 0)
+        text(d.pod, at(where, "group"), limit=room, required=True)
+        whole(d.swiss_rounds, at(where, "swiss_rounds"), 0, MAX_ROUNDS)
+        whole(d.top_cut, at(where, "top_cut"), 0, MAX_PLAYERS)
+    return codes
+
+
+def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -> set[str]:
+    ids: set[str] = set()
+    for i, p in enumerate(players):
+        where = p.where or f"{label}[{i}]"
+        text(p.id, at(where, "id"), limit=EXTERNAL_ID_LENGTH)
+        if p.id in ids:
+            raise FileRefused(f"{where}: player id {p.id!r} is given twice")
+        ids.add(p.id)
+        text(p.name, at(where, "name"), limit=NAME_LENGTH)
+        text(p.player_id, at(where, "player_id"), limit=PLAYER_ID_LENGTH)
+        if p.division not in codes:
+            raise FileRefused(f"{at(where, 'division')}: {shown(p.division)} has no division")
+        if p.birth_year is not None:
+            whole(p.birth_year, at(where, "birth_year"), 1, 9999)
+        if p.dropped_after_round is not None:
+            whole(p.dropped_after_round, at(where, "dropped_after_round"), 0, MAX_ROUNDS)
+        if p.flight is not None:
+            whole(p.flight, at(where, "flight"), 1, MAX_FLIGHTS)
+        flag(p.late, at(where, "late"))
+        flag(p.disqualified, at(where, "disqualified"))
+    return ids
+
+
+# --- rounds and results ------------------------------------------------------------------
+
+
+def _check_rounds(rounds: Sequence[RoundData], ids: set[str], ruleset: Ruleset, label: str) -> None:
+    given: set[tuple[int, str]] = set()
+    for i, rd in enumerate(rounds):
+        where = rd.where or f"{label}[{i}]"
+        whole(rd.number, at(where, "number"), 1, MAX_ROUNDS)
+        if rd.phase not in PHASES:
+            raise FileRefused(f"{at(where, 'phase')}: {shown(rd.phase)} is not one of {PHASES}")
+        if (rd.number, rd.phase) in given:
+            raise FileRefused(f"{where}: round {rd.number} ({rd.phase}) is given twice")
+        given.add((rd.number, rd.phase))
+        seated: set[str] = set()
+        for j, m in enumerate(rd.matches):
+            match_where = m.where or f"{where}.matches[{j}]"
+            _check_seats(m, match_where, ids, seated, rd.number, ruleset)
+            _check_result(m, match_where, ruleset, rd.phase in ELIMINATION)
+
+
+def _check_seats(
+    m: MatchData, where: str, ids: set[str], seated: set[str], number: int, ruleset: Ruleset
+) -> None:
+    """Known players, each once in the round and never against themselves; a head-to-head
+    ruleset seats one or two players, a pod ruleset up to five (MP-POD-1)."""
+    most = 5 if ruleset.uses_pods else 2
+    if not 1 <= len(m.players) <= most:
+        raise FileRefused(f"{at(where, 'players')}: expected 1 to {most} players")
+    if len(set(m.players)) != len(m.players):
+        raise FileRefused(f"{at(where, 'players')}: a player cannot play themselves")
+    for pid in m.players:
+        if pid not in ids:
+            raise FileRefused(f"{at(where, 'players')}: unknown player id {shown(pid)}")
+        if pid in seated:
+            raise FileRefused(f"{at(where, 'players')}: {pid!r} plays twice in round {number}")
+        seated.add(pid)
+    if m.table is not None:
+        whole(m.table, at(where, "table"), 1, INTEGER)
+    if any(pid not in m.players for pid in m.conceded) or m.winner in m.conceded:
+        raise FileRefused(
+            f"{at(where, 'conceded')}: expected players of this match, not its winner"
+        )
+
+
+def _check_result(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) -> None:
+    """The outcome fits the seats, and the ruleset allows it (module docstring)."""
+    allowed = ONE_PLAYER_OUTCOMES if len(m.players) == 1 else MATCH_OUTCOMES
+    if m.outcome not in allowed:
+        raise FileRefused(f"{at(where, 'result')}: {shown(m.outcome)} is not one of {allowed}")
+    if (m.outcome == "win") != (m.winner is not None) or (m.winner and m.winner not in m.players):
+        raise FileRefused(f"{at(where, 'result')}: the winner must be a player of this match")
+    head_to_head_draw = m.outcome == "draw" and len(m.players) == 2  # a pod may draw
+    if head_to_head_draw and not ruleset.allows_ties:
+        raise FileRefused(f"{at(where, 'result')}: the {ruleset.label} rules have no ties")
+    if head_to_head_draw and elimination:
+        raise FileRefused(
+            f"{at(where, 'result')}: a single-elimination match cannot be a draw (M-SE-2)"
+        )
+    _check_games(m, at(where, "games"), ruleset, elimination)
+
+
+def _check_games(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) -> None:
+    if m.games is None:
+        if ruleset.game_record and len(m.players) == 2 and m.outcome in ("win", "draw"):
+            raise FileRefused(
+                f"{where}: missing; the {ruleset.label} rules count games (M-MATCH-1)"
+            )
+        return
+    if not ruleset.game_record:
+        raise FileRefused(f"{where}: the {ruleset.label} rules record match results, not games")
+    if not isinstance(m.games, list | tuple) or len(m.games) != 3:
+        raise FileRefused(f"{where}: expected [wins, wins, draws], got {shown(m.games)}")
+    for count in m.games:
+        whole(count, where, 0, SMALLINT)
+    if len(m.players) != 2 or m.outcome not in ("win", "draw"):
+        return
+    try:
+        verdict, index = ruleset.game_verdict(tuple(m.games), elimination=elimination)
+    except (TypeError, ValueError) as e:
+        raise FileRefused(f"{where}: impossible game record {e} (M-MATCH-1)") from None
+    if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
+        raise FileRefused(f"{where}: {list(m.games)} does not give this result (M-MATCH-1)")

@@ -1,0 +1,60 @@
+"""What the import commands share (not a command: Django skips modules named ``_…``).
+
+A file is read only up to ``MAX_FILE_BYTES``; JSON that is not UTF-8, nests too deeply or
+holds a number too long to read is refused like any malformed file; a file the format or
+``event_import`` refuses exits non-zero with the message naming the element or field
+(``CommandError``), and nothing is written (INTERFACES.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.errors import MatchslipError
+from tournaments.formats.checks import MAX_FILE_BYTES, FileRefused
+from tournaments.formats.eventdata import EventData
+from tournaments.services.imports import event_import, file_too_large
+
+
+def read_file(path: Path) -> bytes:
+    """The file's bytes; CommandError when it cannot be read or is too large."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise CommandError(f"{path}: {file_too_large(size)}")
+        return path.read_bytes()
+    except OSError as e:
+        raise CommandError(f"{path}: {e.strerror}") from e
+
+
+def read_json(path: Path) -> Any:
+    """The decoded JSON document of the file; CommandError naming what is wrong."""
+    content = read_file(path)
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError as e:
+        raise CommandError(f"{path}: not JSON (line {e.lineno}, column {e.colno}): {e.msg}") from e
+    except UnicodeDecodeError as e:
+        raise CommandError(f"{path}: not UTF-8 text (byte {e.start})") from e
+    except RecursionError as e:
+        raise CommandError(f"{path}: not JSON we can read: nested too deeply") from e
+    except ValueError as e:  # an integer of thousands of digits
+        raise CommandError(f"{path}: not JSON we can read: {e}") from e
+
+
+def import_file(command: BaseCommand, path: Path, parse: Callable[[], EventData]) -> None:
+    """Parse with ``parse`` and import the event; print its slug alone on the last line."""
+    try:
+        data = parse()
+    except FileRefused as e:
+        raise CommandError(f"{path}: {e}") from e
+    try:
+        event = event_import(data=data, by=None)
+    except MatchslipError as e:
+        raise CommandError(f"{path}: {e}") from e
+    command.stdout.write(event.slug)
