@@ -7,6 +7,7 @@ COPY config ./config
 COPY tournaments ./tournaments
 COPY pairings ./pairings
 COPY standings ./standings
+COPY rulesets ./rulesets
 RUN pip install --no-cache-dir .
 COPY manage.py ./
 COPY templates ./templates

@@ -3,9 +3,8 @@ MP-PTS-1): event JSON with pods in, ``standings --json`` and ``export_event`` ou
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from io import StringIO
 
 import pytest
