@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pairings.services import round_pair
+from rulesets.mtg_multiplayer import pod_results
 from standings.adapters import match_records
 from standings.engine.multiplayer import game_points
-from rulesets.mtg_multiplayer import pod_results
 from standings.services import pod_standings
 from tests import factories
 from tests.pod_factories import pod_event, seats

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 
 from pairings.checkin_services import _recommend
-from tests import factories
-from tournaments.models import Event
 from rulesets import get_ruleset
 from rulesets.tables import recommend
+from tests import factories
+from tournaments.models import Event
 
 TWO_DAY = get_ruleset("pokemon").table(two_day=True)
 
