@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import csv
 import json
-from io import StringIO
-from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError
 
+from tests.standings.test_other_rulesets import MELEE, WER, run
 from tournaments.formats.melee import melee_published_standings
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
-
-MTG = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "mtg"
-WER = MTG / "wer-modern-weekly-2018-10-29.wer"
-MELEE = sorted(MTG.glob("melee-*.json"))
-
-
-def run(*args: str) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
 
 
 def test_export_csv_standings_of_a_wer_event_has_the_rulesets_columns(tmp_path):
