@@ -21,6 +21,7 @@ from django.db import transaction
 
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
 from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
+from tournaments.public_pages import public_pages_changed
 from tournaments.services import audit_log
 
 from . import pods
@@ -152,7 +153,5 @@ def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> Repai
         reason=" ".join(result.why),
     )
     if rnd.status == RoundStatus.PUBLISHED:
-        from tournaments.public_cache import pairings_fragment_store
-
-        transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
+        public_pages_changed(rnd.event_id)
     return preview

@@ -26,6 +26,7 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.pods import cut_pod_name, in_pod
+from tournaments.public_pages import public_pages_changed
 from tournaments.services import event_finish
 from tournaments.services.runs import run_claim, run_finish, run_heartbeat, run_request
 
@@ -184,12 +185,14 @@ def standings_data(event: Event) -> dict[str, Any]:
 
 @transaction.atomic
 def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
-    """Compute and store a standings snapshot (every version is kept, P-POST-3)."""
+    """Compute and store a standings snapshot (every version is kept, P-POST-3); the
+    public pages are rebuilt after commit (``tournaments.public_pages``)."""
     data = standings_data(event)
     complete = max(data["rounds"].values(), default=0)
     final = bool(data["final"] and data["divisions"])
     if final:
         event_finish(event=event, by=by)
+    public_pages_changed(event.pk, pairings=False)
     return StandingsSnapshot.objects.create(
         event=event,
         label="Final standings" if final else f"After round {complete}",

@@ -7,7 +7,7 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import player, public, timer
+from .views import player, prebuilt, public, timer
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
@@ -15,9 +15,11 @@ P = f"{E}p/<str:token>/"
 urlpatterns = [
     path(E, public.event_home, name="event"),
     path(f"{E}pairings/", public.pairings, name="pairings"),
+    path(f"{E}pairings/find/", prebuilt.pairings_find, name="pairings_find"),
     path(f"{E}bracket/", public.bracket, name="bracket"),
     path(f"{E}timer/", timer.timer, name="timer"),
     path(P, player.player_home, name="player"),
+    path(f"{P}table/", prebuilt.player_table, name="player_table"),
     path(f"{P}report/", player.player_report, name="player_report"),
     path(f"{P}pod-report/", player.player_pod_report, name="player_pod_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),

@@ -10,13 +10,17 @@ from django.views.decorators.http import require_safe
 from tournaments.models import Event
 from tournaments.selectors import standings_for_public
 from tournaments.views.common import public_event_context, public_page
+from tournaments.views.prebuilt import prebuilt, standings_page
 
 from ..services import standings_latest
 
 
 @require_safe
+@prebuilt(standings_page)
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The latest standings: place, record, match points, OWP and OOWP (P-TB-8). 3 queries."""
+    """The latest standings: place, record, match points, OWP and OOWP (P-TB-8): the
+    prebuilt response when stored (no query, ``tournaments.views.prebuilt``), else
+    rendered, 3 queries."""
     event = get_object_or_404(Event, slug=slug)
     context = public_event_context(event)
     snapshot = standings_latest(event)

@@ -591,6 +591,9 @@ NUMBERS = st.sampled_from([-5, -1, 0, 1, 2, 3, 4, 5, 9, 40, 41, 70_000, 99_999_9
 TEXTS = st.one_of(
     st.text(max_size=12),
     st.sampled_from(["", " ", "x" * 300, "\u0000", "\ud800", "<", "&#0;", "2025-13-45", "NaN"]),
+    st.sampled_from(["draw", "bye", "loss", "double-loss", "top-cut", "single-elimination"]),
+    st.sampled_from(["swiss-day2", "junior", "mtg", "pokemon-2009", "bo3-wins-against"]),
+    st.sampled_from(["mtg-multiplayer", "TCG2DAY"]),
 )
 
 

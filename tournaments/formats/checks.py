@@ -78,7 +78,7 @@ def whole(value: Any, where: str, low: int, high: int) -> int:
         raise FileRefused(f"{where}: expected a whole number, got {shown(value)}")
     if not low <= value <= high:
         raise FileRefused(f"{where}: {shown(value)} is out of range ({low} to {high})")
-    return value
+    return int(value)
 
 
 def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
@@ -153,6 +153,8 @@ def check_event_data(data: EventData) -> None:
     codes = _check_divisions(data.divisions, data.fields.get("divisions", "divisions"))
     ids = _check_players(data.players, codes, data.fields.get("players", "players"))
     _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"))
+    json_value(data.options, data.fields.get("options", "options"))
+    json_value(data.source, data.fields.get("source", "source"))  # what the file kept
 
 
 def _check_event(data: EventData) -> None:
@@ -165,8 +167,6 @@ def _check_event(data: EventData) -> None:
         raise FileRefused(f"{name_of('date')}: expected a date, got {shown(data.date)}")
     flag(data.third_place_playoff, name_of("third_place_playoff"))
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
-    json_value(data.options, name_of("options"))
-    json_value(data.source, name_of("source"))
     if len(data.players) > MAX_PLAYERS:
         raise FileRefused(
             f"{name_of('players')}: {len(data.players):,} players; "
@@ -208,7 +208,9 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
         text(p.name, at(where, "name"), limit=NAME_LENGTH)
         text(p.player_id, at(where, "player_id"), limit=PLAYER_ID_LENGTH)
         if p.division not in codes:
-            raise FileRefused(f"{at(where, 'division')}: {shown(p.division)} has no division")
+            raise FileRefused(
+                f"{at(where, 'division')}: no division {shown(p.division)} in the file"
+            )
         if p.birth_year is not None:
             whole(p.birth_year, at(where, "birth_year"), 1, 9999)
         if p.dropped_after_round is not None:
@@ -296,8 +298,9 @@ def _check_games(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) 
         whole(count, where, 0, SMALLINT)
     if len(m.players) != 2 or m.outcome not in ("win", "draw"):
         return
+    wins_a, wins_b, drawn = m.games
     try:
-        verdict, index = ruleset.game_verdict(tuple(m.games), elimination=elimination)
+        verdict, index = ruleset.game_verdict((wins_a, wins_b, drawn), elimination=elimination)
     except (TypeError, ValueError) as e:
         raise FileRefused(f"{where}: impossible game record {e} (M-MATCH-1)") from None
     if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):

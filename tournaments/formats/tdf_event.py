@@ -139,8 +139,8 @@ def _division_data(t: TdfTournament, used: set[str], day1: dict[int, int]) -> li
                 )
     # a division no <pod> holds (a file saved before round 1 was paired): its own pod
     podless = sorted(used - {d.code for d in out})
-    category = {v: k for k, v in STANDINGS_DIVISION.items()}
-    out += [DivisionData(c, c, 0, cuts.get(category[c], 0), where="<pods>") for c in podless]
+    category_of = {v: k for k, v in STANDINGS_DIVISION.items()}
+    out += [DivisionData(c, c, 0, cuts.get(category_of[c], 0), where="<pods>") for c in podless]
     return out
 
 

@@ -23,6 +23,9 @@ from .public import (
     names_for_public,
     pairings_for_public,
     pairings_search_for_public,
+    seats_for_public,
+    table_for_player,
+    tables_by_registration,
 )
 from .rounds import (
     ELIMINATION_PHASES,
@@ -63,5 +66,8 @@ __all__ = [
     "registrations_for_staff",
     "round_for_staff",
     "rounds_for_staff",
+    "seats_for_public",
     "standings_for_public",
+    "table_for_player",
+    "tables_by_registration",
 ]

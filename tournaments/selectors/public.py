@@ -4,10 +4,10 @@ pod, its pairings by table and by name, a player search and the top-cut brackets
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ..models import Event, MatchSeat, Round
+from ..models import Event, MatchSeat, Registration, Round
 from ..pods import CUT_SUFFIX
 from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
 
@@ -43,9 +43,8 @@ class NameEntry:
     seat: int = 0  # pods: the seat (turn order) at the table, MP-SEAT-1
 
 
-def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
-    """Every seated player of ``rounds`` in alphabetical order (no query)."""
-    entries = []
+def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]]:
+    """``(registration id, entry)`` for every seat of ``rounds``, in table order."""
     for r in rounds:
         label = f"{r.pod_label} · Round {r.number}"
         for m in r.matches:
@@ -53,9 +52,23 @@ def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
                 others = ", ".join(o.name for o in m.seats if o is not s)
                 note = "Bye" if m.is_bye else ("Late-entry loss" if m.is_late_loss else "")
                 seat = n if m.is_pod else 0
-                entries.append(NameEntry(s.name, m.table, others, label, note, seat))
+                yield s.registration_id, NameEntry(s.name, m.table, others, label, note, seat)
+
+
+def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:
+    """Every seated player of ``rounds`` in alphabetical order (no query)."""
+    entries = [e for _, e in _name_entries(rounds)]
     entries.sort(key=lambda e: (e.name.casefold(), e.round_label))
     return entries
+
+
+def tables_by_registration(rounds: Iterable[RoundView]) -> dict[int, list[NameEntry]]:
+    """Where each seated player of ``rounds`` sits, by registration id (no query): what
+    a player's own "my table" answer shows."""
+    tables: dict[int, list[NameEntry]] = defaultdict(list)
+    for reg_id, entry in _name_entries(rounds):
+        tables[reg_id].append(entry)
+    return dict(tables)
 
 
 def pairings_search_for_public(
@@ -74,6 +87,25 @@ def pairings_search_for_public(
     views = _round_views(event, rounds, records=False, match_ids=match_ids)
     needle = query.casefold()
     return [e for e in names_for_public(views) if needle in e.name.casefold()]
+
+
+def seats_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:
+    """The tables of ``rounds`` without the records before the round: what "Find my
+    table" and a player's own table show. 2 queries."""
+    return _round_views(event, rounds, records=False)
+
+
+def table_for_player(registration: Registration) -> list[NameEntry]:
+    """Where ``registration`` sits in the current published rounds (empty: not seated),
+    without loading the other tables. 4 queries."""
+    rounds = current_public_rounds(registration.event)
+    match_ids = list(
+        MatchSeat.objects.filter(round__in=rounds, registration=registration).values_list(
+            "match_id", flat=True
+        )
+    )
+    views = _round_views(registration.event, rounds, records=False, match_ids=match_ids)
+    return tables_by_registration(views).get(registration.pk, [])
 
 
 def bracket_for_public(event: Event) -> list[tuple[str, list[RoundView]]]:

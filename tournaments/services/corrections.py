@@ -12,6 +12,7 @@ from rulesets import get_ruleset
 
 from ..errors import InvalidInput, RecordLocked
 from ..models import Match, Outcome, Phase, Registration, Round, RoundStatus
+from ..public_pages import public_pages_changed
 from .audit import audit_log
 from .results import correction_window_open, locked_message, slip_enter
 
@@ -113,11 +114,9 @@ def correction_target(match: Match, reason: str) -> tuple[Match, str]:
 
 
 def refresh_public_pairings(event_id: int) -> None:
-    """Redraw the cached public pairings after commit: they show each player's record
+    """Rebuild the public pages after commit: the pairings show each player's record
     before the round, which a correction changes."""
-    from ..public_cache import pairings_fragment_store
-
-    transaction.on_commit(lambda: pairings_fragment_store(event_id))
+    public_pages_changed(event_id)
 
 
 @transaction.atomic

@@ -21,6 +21,7 @@ from ..models import (
     Round,
     RoundStatus,
 )
+from ..public_pages import public_pages_changed
 from .audit import audit_log
 from .runs import run_request
 
@@ -115,14 +116,12 @@ def _transition(round_: Round, *, by: Any, frm: str, to: str, stamp: str) -> Rou
 
 @transaction.atomic
 def round_publish(*, round: Round, by: Any) -> Round:  # noqa: A002 - the field's term
-    """Make a paired round public (P-POST-1). Its public pairings fragment is rendered
-    once, after commit, and served from the cache. Raises RoundStateError unless paired."""
+    """Make a paired round public (P-POST-1). Its public pages are built once, after
+    commit, and served from the cache (``public_pages``). Raises RoundStateError unless paired."""
     rnd = _transition(
         round, by=by, frm=RoundStatus.PAIRED, to=RoundStatus.PUBLISHED, stamp="published_at"
     )
-    from ..public_cache import pairings_fragment_store
-
-    transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
+    public_pages_changed(rnd.event_id)
     return rnd
 
 
@@ -144,6 +143,7 @@ def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
     rnd.status = RoundStatus.COMPLETE
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=["status", "completed_at"])
+    public_pages_changed(rnd.event_id, pairings=False)  # no longer live: polling stops
     audit_log(
         event=rnd.event,
         by=by,
@@ -199,6 +199,4 @@ def round_discard(*, round: Round, by: Any, reason: str = "") -> None:  # noqa: 
     was_public = rnd.status == RoundStatus.PUBLISHED
     rnd.delete()
     if was_public:
-        from ..public_cache import pairings_fragment_store
-
-        transaction.on_commit(lambda: pairings_fragment_store(rnd.event_id))
+        public_pages_changed(rnd.event_id)

@@ -23,6 +23,7 @@ from ..selectors import (
     pairings_search_for_public,
 )
 from .common import public_event_context, public_page
+from .prebuilt import pairings_page, prebuilt, search_entries
 
 
 @require_safe
@@ -42,9 +43,12 @@ def event_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+@prebuilt(pairings_page)
 def pairings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Current pairings by table or by name, served from the cache (``public_cache``);
-    ``?q=`` finds a player's table. 2 queries on a cache hit."""
+    """Current pairings by table or by name: the prebuilt response when stored (no
+    query, ``views.prebuilt``), else rendered around the cached fragment
+    (``public_cache``), 2 queries; ``?q=`` finds a player's table, from the stored
+    name list when there is one."""
     event = get_object_or_404(Event, slug=slug)
     context = public_event_context(event)
     form = SearchForm(request.GET)
@@ -52,7 +56,10 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     order = "name" if request.GET.get("by") == "name" else "table"
     context.update(form=form, query=query, order=order, several=len(context["current_rounds"]) > 1)
     if query:
-        context["results"] = pairings_search_for_public(event, context["current_rounds"], query)
+        found = search_entries(slug, query)
+        if found is None:
+            found = pairings_search_for_public(event, context["current_rounds"], query)
+        context["results"] = found
     elif context["current_rounds"]:
         context["fragment"] = pairings_fragment(event, context["current_rounds"])[f"by_{order}"]
     return public_page(request, "tournaments/public/pairings.html", context)

@@ -1,0 +1,228 @@
+"""Public pages as prebuilt responses (issue 12, part 1): the pairings (by table, by
+name) and standings pages are built once per change as stored bytes with an ETag and
+served without a query; "Find my table" and a player's own table answer in a few hundred
+bytes; with Redis down every page still renders from PostgreSQL."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from django.urls import reverse
+
+from tests import factories
+from tests.tournaments.test_faults import cache_on, redis_server  # noqa: F401 - fixtures
+from tournaments import services
+from tournaments.models import Outcome, Round, RoundStatus
+from tournaments.public_pages import public_pages_forget
+
+HX = {"HX-Request": "true"}
+RESTORE = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
+PAGES = [("public:pairings", {}), ("public:pairings", {"by": "name"}), ("public:standings", {})]
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run a block's on-commit work (page builds, the standings task) as a commit would."""
+    return lambda: django_capture_on_commit_callbacks(execute=True)
+
+
+def _round(event, by, commit, *, number=1, status=RoundStatus.PUBLISHED) -> Round:
+    with commit():
+        return factories.round_in_order(event, by=by, number=number, status=status)
+
+
+def _play(rnd: Round, by, commit) -> None:
+    """The first seat of every table wins: the round completes, standings are computed."""
+    with commit():
+        services.round_start(round=rnd, by=by)
+        for m in rnd.matches.prefetch_related("seats__registration"):
+            first = min(m.seats.all(), key=lambda s: s.seat)
+            services.slip_enter(match=m, outcome=Outcome.WIN, winner=first.registration, by=by)
+
+
+@pytest.fixture
+def round2(event8, organiser, commit):
+    """Round 1 played (standings computed), round 2 published: every page is prebuilt."""
+    _play(_round(event8, organiser, commit), organiser, commit)
+    return _round(event8, organiser, commit, number=2)
+
+
+def _url(event, name="public:pairings", params=None) -> str:
+    url = reverse(name, args=[event.slug])
+    return url + ("?by=name" if params else "")
+
+
+@pytest.mark.parametrize(("name", "params"), PAGES)
+def test_a_prebuilt_page_takes_no_query(
+    client, event8, round2, name, params, django_assert_num_queries
+):
+    url = _url(event8, name, params)
+    with django_assert_num_queries(0):
+        page = client.get(url)
+        fragment = client.get(url, headers=HX)
+        restored = client.get(url, headers=RESTORE)
+    assert page.status_code == fragment.status_code == restored.status_code == 200
+    body = page.content.decode()
+    assert "<html" in body and "Player 001" in body and "Updated <time" in body
+    assert restored.content == page.content  # a history restore gets the whole page
+    assert fragment.content.decode().lstrip().startswith('<section id="live"')
+    assert "<html" not in fragment.content.decode()
+    assert page["Cache-Control"] == "public, max-age=5"
+    for header in ("Accept-Encoding", "HX-Request", "HX-History-Restore-Request"):
+        assert header in page["Vary"]
+    assert page["ETag"] != fragment["ETag"]
+
+
+def test_the_prebuilt_page_is_what_the_view_renders(client, event8, round2, organiser):
+    prebuilt = client.get(_url(event8)).content.decode()
+    client.force_login(organiser)  # a signed-in user's page is rendered, with their name
+    rendered = client.get(_url(event8)).content.decode()
+    assert "organiser" in rendered and "organiser" not in prebuilt
+    strip = [line for line in prebuilt.splitlines() if "Updated" not in line]
+    assert "Round 2" in prebuilt and "1-0-0" in prebuilt
+    assert all(line in rendered for line in strip if "login" not in line.lower())
+
+
+def test_if_none_match_answers_304_without_a_query(
+    client, event8, round2, django_assert_num_queries
+):
+    first = client.get(_url(event8))
+    with django_assert_num_queries(0):
+        again = client.get(_url(event8), headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]
+    other = client.get(_url(event8), headers={"If-None-Match": '"something-else"'})
+    assert other.status_code == 200
+
+
+def test_gzip_is_served_to_who_accepts_it_and_decompresses_to_the_plain_body(
+    client, event8, round2
+):
+    plain = client.get(_url(event8))
+    zipped = client.get(_url(event8), headers={"Accept-Encoding": "gzip, br"})
+    assert zipped["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain
+    assert gzip.decompress(zipped.content) == plain.content
+    assert zipped["ETag"] != plain["ETag"]
+    # Either representation's ETag revalidates.
+    again = client.get(_url(event8), headers={"If-None-Match": plain["ETag"]})
+    assert again.status_code == 304
+
+
+def test_a_publish_changes_the_etag_and_the_content(client, event8, organiser, commit):
+    rnd = _round(event8, organiser, commit)
+    before = client.get(_url(event8))
+    _play(rnd, organiser, commit)
+    _round(event8, organiser, commit, number=2)
+    after = client.get(_url(event8))
+    assert before["ETag"] != after["ETag"]
+    assert "Round 1" in before.content.decode() and "Round 2" in after.content.decode()
+
+
+def test_the_result_that_completes_a_round_changes_the_standings_etag(
+    client, event8, organiser, commit
+):
+    rnd = _round(event8, organiser, commit)
+    url = _url(event8, "public:standings")
+    before = client.get(url)
+    assert "Standings appear here" in before.content.decode()
+    _play(rnd, organiser, commit)
+    after = client.get(url)
+    assert after["ETag"] != before["ETag"]
+    assert "Standings appear here" not in after.content.decode()
+    assert client.get(url, headers={"If-None-Match": before["ETag"]}).status_code == 200
+
+
+def test_a_correction_changes_the_pairings_etag_and_the_records(
+    client, event8, organiser, round2, commit
+):
+    url = _url(event8)
+    before = client.get(url)
+    table1 = event8.rounds.get(number=1).matches.get(table=1)
+    loser = next(s.registration for s in table1.seats.all() if s.seat == 2)
+    with commit():
+        services.result_correct(
+            match=table1, by=organiser, reason="slip misread", outcome=Outcome.WIN, winner=loser
+        )
+    after = client.get(url)
+    assert after["ETag"] != before["ETag"]
+    line = "Player 001 <small>{}</small>"
+    assert line.format("1-0-0") in before.content.decode()
+    assert line.format("0-1-0") in after.content.decode()
+
+
+def test_find_my_table_answers_a_small_snippet_without_a_query(
+    client, event8, round2, django_assert_num_queries
+):
+    url = reverse("public:pairings_find", args=[event8.slug])
+    with django_assert_num_queries(0):
+        response = client.get(url, {"q": "player 003"})
+    body = response.content.decode()
+    assert response.status_code == 200 and len(response.content) < 1000
+    assert "Player 003" in body and "Table <strong>2</strong>" in body and "vs Player 004" in body
+    assert "Player 001" not in body and "<html" not in body
+    assert (
+        client.get(
+            url, {"q": "player 003"}, headers={"If-None-Match": response["ETag"]}
+        ).status_code
+        == 304
+    )
+    # The page's own search reads the same list: no search query against PostgreSQL.
+    page = client.get(_url(event8), {"q": "player 003"}).content.decode()
+    assert "Table <strong>2</strong>" in page and "vs Player 004" in page
+
+
+def test_a_player_polls_their_own_table_in_a_few_hundred_bytes(
+    client, event8, round2, django_assert_num_queries
+):
+    reg = event8.registrations.get(player__name="Player 005")
+    url = reverse("public:player_table", args=[event8.slug, reg.report_token])
+    with django_assert_num_queries(0):
+        response = client.get(url)
+    body = response.content.decode()
+    assert response.status_code == 200 and len(response.content) < 500
+    assert "Table <strong>3</strong>" in body and "vs Player 006" in body and "Round 2" in body
+    assert response["Cache-Control"].startswith("private")
+    with django_assert_num_queries(0):
+        again = client.get(url, headers={"If-None-Match": response["ETag"]})
+    assert again.status_code == 304
+    unknown = reverse("public:player_table", args=[event8.slug, "not-a-token"])
+    assert client.get(unknown).status_code == 404
+
+
+def test_a_page_missing_from_the_cache_renders_and_is_built_for_the_next_request(
+    client, event8, round2, django_assert_num_queries, django_assert_max_num_queries
+):
+    public_pages_forget(event8.slug)
+    with django_assert_max_num_queries(40):
+        rendered = client.get(_url(event8))
+    with django_assert_num_queries(0):
+        prebuilt = client.get(_url(event8))
+    assert rendered.status_code == prebuilt.status_code == 200
+    assert "Player 001" in prebuilt.content.decode()
+
+
+def test_with_redis_down_every_public_answer_renders_from_postgresql(
+    client,
+    event8,
+    organiser,
+    cache_on,  # noqa: F811 - the fixture imported above
+    commit,
+):
+    _play(_round(event8, organiser, commit), organiser, commit)
+    rnd2 = _round(event8, organiser, commit, number=2)
+    assert client.get(_url(event8))["ETag"]  # prebuilt while Redis is up
+    cache_on.stop()
+    reg = rnd2.matches.get(table=1).seats.get(seat=1).registration
+    answers = [
+        client.get(_url(event8, name, params), headers=headers)
+        for name, params in PAGES
+        for headers in ({}, HX)
+    ]
+    answers.append(client.get(reverse("public:pairings_find", args=[event8.slug]), {"q": "001"}))
+    answers.append(client.get(reverse("public:player_table", args=[event8.slug, reg.report_token])))
+    assert [a.status_code for a in answers] == [200] * len(answers)
+    assert all("Player 001" in a.content.decode() for a in answers[:-1])
+    assert "Table <strong>1</strong>" in answers[-1].content.decode()
+    assert all("ETag" not in a for a in answers[:6])  # rendered, not prebuilt
+    cache_on.start()
