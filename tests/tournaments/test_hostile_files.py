@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+from django.utils.html import escape
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -233,8 +234,10 @@ JSON_CASES = {
             rounds=[
                 {
                     "number": 1,
-                    "matches": [{"table": 3, "players": ["a", "b"]}] * 1
-                    + [{"table": 3, "players": ["c", "d"]}],
+                    "matches": [
+                        {"table": 3, "players": ["a", "b"]},
+                        {"table": 3, "players": ["c", "d"]},
+                    ],
                 }
             ]
         ),
@@ -436,6 +439,18 @@ TDF_CASES = {
         ),
         r"forbidden XML construct",
     ),
+    "too-many-players": Case(
+        "import_tdf",
+        tdf(
+            "<players>",
+            "<players>"
+            + "".join(
+                f'<player userid="{n}"><birthdate>01/01/1990</birthdate></player>'
+                for n in range(checks.MAX_PLAYERS)
+            ),
+        ),
+        r"<players>: 20,029 players; at most 20,000 can be imported",
+    ),
     "too-large": Case("import_tdf", None, r"files up to 20 MB", make=oversized),
 }
 
@@ -511,6 +526,7 @@ def test_a_hostile_tom_file_is_refused_on_the_upload_page_with_the_same_message(
     assert response.status_code == 200
     (error,) = response.context["form"].errors["file"]
     assert error.startswith("Nothing was imported.") and re.search(case.message, error)
+    assert escape(error) in response.content.decode()  # shown on the page
     assert rows() == before
 
 

@@ -167,14 +167,20 @@ def _check_event(data: EventData) -> None:
         raise FileRefused(f"{name_of('date')}: expected a date, got {shown(data.date)}")
     flag(data.third_place_playoff, name_of("third_place_playoff"))
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
-    if len(data.players) > MAX_PLAYERS:
+    check_sizes(len(data.players), len(data.rounds), data.fields)
+
+
+def check_sizes(players: int, rounds: int, fields: dict[str, str]) -> None:
+    """The size limits: at most :data:`MAX_PLAYERS` players and :data:`MAX_ROUNDS` rounds
+    (a format may check them before it builds ``EventData``)."""
+    if players > MAX_PLAYERS:
         raise FileRefused(
-            f"{name_of('players')}: {len(data.players):,} players; "
+            f"{fields.get('players', 'players')}: {players:,} players; "
             f"at most {MAX_PLAYERS:,} can be imported"
         )
-    if len(data.rounds) > MAX_ROUNDS:
+    if rounds > MAX_ROUNDS:
         raise FileRefused(
-            f"{name_of('rounds')}: {len(data.rounds)} rounds; at most {MAX_ROUNDS} can be imported"
+            f"{fields.get('rounds', 'rounds')}: {rounds} rounds; at most {MAX_ROUNDS} can be imported"
         )
 
 

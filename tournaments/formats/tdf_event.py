@@ -26,7 +26,8 @@ from typing import Any
 
 from pairings.engine.day2 import day2_cut
 
-from .checks import FileRefused, check_event_data
+from ..ages import division_for, season_end_year
+from .checks import FileRefused, check_event_data, check_sizes
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 from .tdf import (
     CATEGORY_DIVISIONS,
@@ -35,7 +36,6 @@ from .tdf import (
     TdfPod,
     TdfRound,
     TdfTournament,
-    player_division,
 )
 
 STANDINGS_DIVISION = {0: "junior", 1: "senior", 2: "masters"}
@@ -49,9 +49,13 @@ def _divisions_of_players(t: TdfTournament) -> dict[str, str]:
         for s in t.standings
         if s.category in STANDINGS_DIVISION
     }
+    start = t.event.startdate
+    season = season_end_year(start) if start else None
     out = {}
-    for p in t.players:
-        division = official.get(p.userid) or player_division(t, p.userid)
+    for p in t.players:  # P-AGE-1 (``tdf.player_division``, without a lookup per player)
+        division = official.get(p.userid)
+        if division is None and p.birth_year is not None and season is not None:
+            division = division_for(p.birth_year, season)
         if division is None:
             raise TdfError(
                 f"<player userid={p.userid!r}>: no birthdate to place them in a division"
@@ -191,8 +195,9 @@ def tdf_event_data(t: TdfTournament) -> EventData:
 
     The result is checked as every imported event is (``checks.check_event_data``):
     raises TdfError naming the element at fault."""
-    data = _event_data(t)
     try:
+        check_sizes(len(t.players), len({r.number for p in t.pods for r in p.rounds}), FIELDS)
+        data = _event_data(t)
         check_event_data(data)
     except FileRefused as e:
         raise TdfError(str(e)) from None
