@@ -110,6 +110,10 @@ def _standings_show_every_column(page, url: str, slug: str, ruleset: str) -> Non
             assert len(cells) == 4 + len(columns)
         fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         assert fits, f"{path} must fit a 390 px wide phone"
+        # Every column is on screen: the table does not scroll sideways in its box.
+        box = page.locator(".scroll").first
+        widths = box.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1] + 1, f"{path}: the standings scroll sideways {widths}"
 
 
 @pytest.mark.django_db(transaction=True)
