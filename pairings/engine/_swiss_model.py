@@ -29,6 +29,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from itertools import groupby
+from operator import attrgetter
 from typing import NamedTuple
 
 from .errors import PairingImpossible
@@ -112,10 +114,29 @@ class Problem:
         return Cost(int(self.is_rematch(a, b)), crossings, d, d * d, int(d > 0))
 
     def cost(self, pairs: Sequence[Pair]) -> Cost:
-        total = ZERO
+        """The sum of :meth:`pair_cost` over ``pairs``, in one pass of plain integers (the
+        greedy result of every ordinary round is checked with it)."""
+        rematches = crossings = distance = spread = pair_downs = 0
+        bye, ids, points, bracket, opponents = (
+            self.bye,
+            self.ids,
+            self.points,
+            self.bracket,
+            self.opponents,
+        )
         for a, b in pairs:
-            total = total.plus(self.pair_cost(a, b))
-        return total
+            if a == bye or b == bye:
+                continue
+            if ids[b] in opponents[a] or ids[a] in opponents[b]:
+                rematches += 1
+            d = points[a] - points[b]
+            if d:
+                d = abs(d)
+                crossings += abs(bracket[a] - bracket[b])
+                distance += d
+                spread += d * d
+                pair_downs += 1
+        return Cost(rematches, crossings, distance, spread, pair_downs)
 
     def parity_needs(self) -> list[int]:
         """For the cut below each bracket but the last: 1 if an odd number of nodes sits
@@ -162,16 +183,14 @@ def build_problem(players: Sequence[SwissPlayer], rng: random.Random) -> Problem
         raise PairingImpossible(f"Player listed twice: {', '.join(repeated)}.")
     # Sorting by id first makes the result depend on the players and the seed only,
     # not on the order the caller happened to load them in (I-1 replay).
-    ranked = sorted(players, key=lambda p: (-p.match_points, p.id))
+    # Two stable sorts: by id, then by match points, highest first (``reverse`` keeps
+    # the id order within equal points).
+    ranked = sorted(players, key=attrgetter("id"))
+    ranked.sort(key=attrgetter("match_points"), reverse=True)
     order: list[SwissPlayer] = []
-    start = 0
-    while start < len(ranked):
-        stop = start
-        while stop < len(ranked) and ranked[stop].match_points == ranked[start].match_points:
-            stop += 1
-        bracket = ranked[start:stop]
+    for _, group in groupby(ranked, key=attrgetter("match_points")):
+        bracket = list(group)
         rng.shuffle(bracket)
         order.extend(bracket)
-        start = stop
     bye_points = bye_bracket(players)[0] if len(players) % 2 else None
     return Problem(order, bye_points)

@@ -107,11 +107,13 @@ def _round(
     explain: Explain,
 ) -> SwissRound:
     pairings = describe(problem, pairs, explain)
-    rematches = sum(p.rematch for p in pairings)
+    # The cost counts exactly the tables flagged ``rematch`` and ``pair_down``.
+    cost = problem.cost(pairs)
+    rematches = cost.rematches
     crossing = sum(p.why.startswith(OTHER_DIVISION_WHY) for p in pairings)
     return SwissRound(
         pairings=pairings,
-        pair_downs=sum(p.pair_down for p in pairings),
+        pair_downs=cost.pair_downs,
         rematches=rematches,
         notes=_bye_notes(players, problem) + _rematch_notes(rematches) + _age_notes(crossing),
         proven_optimal=proven,
@@ -123,29 +125,29 @@ def describe(problem: Problem, pairs: list[Pair], explain: Explain) -> tuple[Pai
     the higher bracket first in each, then the bye (``table=None``)."""
     matches: list[tuple[tuple[int, int, int], tuple[str, str], str, bool]] = []
     byes: list[Pairing] = []
+    bye, ids, points, is_rematch = problem.bye, problem.ids, problem.points, problem.is_rematch
     for a, b in pairs:
-        if problem.bye in (a, b):
-            byes.append(_bye_pairing(problem, b if a == problem.bye else a))
+        if a == bye or b == bye:
+            byes.append(_bye_pairing(problem, b if a == bye else a))
             continue
+        high, low = points[a], points[b]
         # Higher bracket first; within a bracket the shuffled order decides (random).
-        if (problem.points[b], -b) > (problem.points[a], -a):
-            a, b = b, a
-        high, low = problem.points[a], problem.points[b]
-        rematch = problem.is_rematch(a, b)
+        if low > high or (low == high and b < a):
+            a, b, high, low = b, a, low, high
         why = explain(problem, a, b)
-        matches.append(((-high, -low, a), (problem.ids[a], problem.ids[b]), why, rematch))
-    matches.sort(key=lambda m: m[0])
+        matches.append(((-high, -low, a), (ids[a], ids[b]), why, is_rematch(a, b)))
+    matches.sort(key=_table_key)
     tables = tuple(
-        Pairing(
-            table=number,
-            players=ids,
-            why=why,
-            pair_down=key[0] != key[1],
-            rematch=rematch,
-        )
-        for number, (key, ids, why, rematch) in enumerate(matches, start=1)
+        Pairing(number, players, why, key[0] != key[1], rematch)
+        for number, (key, players, why, rematch) in enumerate(matches, start=1)
     )
     return tables + tuple(byes)
+
+
+def _table_key(
+    match: tuple[tuple[int, int, int], tuple[str, str], str, bool],
+) -> tuple[int, int, int]:
+    return match[0]
 
 
 def explain_record(problem: Problem, a: int, b: int) -> str:
@@ -170,9 +172,10 @@ def rematch_avoided(problem: Problem, a: int, b: int) -> bool:
     """P-SW-4: True when player ``a`` or ``b`` has a previous opponent in this round with
     the same match points as that player (a same-bracket candidate skipped because they
     already met). See the module docstring for the exact definition."""
-    return any(
-        not problem.opponents[node].isdisjoint(problem.bracket_ids[problem.bracket[node]])
-        for node in (a, b)
+    opponents, bracket_ids, bracket = problem.opponents, problem.bracket_ids, problem.bracket
+    return not (
+        opponents[a].isdisjoint(bracket_ids[bracket[a]])
+        and opponents[b].isdisjoint(bracket_ids[bracket[b]])
     )
 
 

@@ -161,11 +161,20 @@ def build_history(
         if not 0 < r <= rounds:
             continue
         # Fast path for the common decided match; everything else goes through add().
-        players = m.players
-        if m.outcome != win or len(players) != 2 or m.winner not in players:
+        # ``is not``: an outcome that is not the enum member itself takes the slow path.
+        if m.outcome is not win:
             h.add(m)
             continue
-        winner, loser = players if m.winner == players[0] else players[::-1]
+        players = m.players
+        if len(players) != 2:
+            h.add(m)  # raises: a win needs two players
+            continue
+        winner, loser = players
+        if m.winner != winner:
+            if m.winner != loser:
+                h.add(m)  # raises: the winner did not play
+                continue
+            winner, loser = loser, winner
         a = index.get(winner, -1)
         b = index.get(loser, -1)
         if a < 0 or b < 0:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 
 from ._history import History, build_history
-from .tiebreakers import Scaled, scaled_tiebreakers
+from .tiebreakers import Scaled, _to_fractions, scaled_tiebreakers
 from .types import Entrant, MatchRecord, StandingRow
 
 Key = tuple[int, bool, int, int]
@@ -132,10 +132,12 @@ def _random_key(h: History, seed: int) -> list[int]:
 
 
 def _rows(h: History, scaled: Scaled, placed: list[int], dq: list[bool]) -> tuple[StandingRow, ...]:
-    tbs = scaled.fractions()
+    # Three lists of Fractions, without a Tiebreakers object per player in between.
+    win = _to_fractions(scaled.win, scaled.win_den)
+    owp = _to_fractions(scaled.owp, scaled.owp_den)
+    oowp = _to_fractions(scaled.oowp, scaled.oowp_den)
     rows: list[StandingRow] = []
     for place, i in enumerate(placed, start=1):
-        tb = tbs[i]
         rows.append(
             StandingRow(
                 place=None if dq[i] else place,
@@ -144,9 +146,9 @@ def _rows(h: History, scaled: Scaled, placed: list[int], dq: list[bool]) -> tupl
                 wins=h.wins[i],
                 losses=h.losses[i],
                 ties=h.ties[i],
-                win_pct=tb.win_pct,
-                owp=tb.owp,
-                oowp=tb.oowp,
+                win_pct=win[i],
+                owp=owp[i],
+                oowp=oowp[i],
                 dropped=h.drop[i] <= h.rounds,
                 late=h.late[i],
             )
