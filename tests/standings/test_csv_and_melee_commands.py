@@ -84,3 +84,15 @@ def test_standings_command_prints_the_rulesets_own_columns_as_text():
     assert "OWP" not in header
     first = text.splitlines()[2]
     assert first.count("%") == 3
+
+
+def test_an_imported_event_shows_its_standings_at_once(client, django_capture_on_commit_callbacks):
+    """Issue 11: nothing computed standings after an import, so the public page said
+    'Standings appear here after the first round is complete' with every round played."""
+    from django.urls import reverse
+
+    with django_capture_on_commit_callbacks(execute=True):
+        slug = run("import_wer", str(WER)).strip().splitlines()[-1]
+    page = client.get(reverse("public:standings", args=[slug])).content.decode()
+    assert "Standings appear here" not in page
+    assert '<table class="standings">' in page and "OMW %" in page

@@ -38,6 +38,7 @@ from ..multiplayer import allowed_cuts
 from ..pods import cut_pod_name, flight_pod
 from .audit import audit_log
 from .events import event_insert
+from .rounds import standings_refresh_on_commit
 
 
 def _pod_of(
@@ -253,6 +254,8 @@ def event_import(*, data: EventData, by: Any) -> Event:
         obj=event,
         new={"players": len(regs), "rounds": len(data.rounds), "matches": matches},
     )
+    if data.rounds:  # the public and staff pages show standings as soon as it commits
+        standings_refresh_on_commit(event.pk)
     return event
 
 
