@@ -1,10 +1,13 @@
-"""Build the standings engine's inputs from the database."""
+"""Build the standings engine's inputs from the database, and write its lines back as
+Standings JSON rows (INTERFACES.md)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any
 
+from rulesets import Line
 from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration, RoundStatus
 
 from .engine.types import Entrant, MatchRecord
@@ -66,3 +69,25 @@ def match_records(
         )
         for seats_ in grouped.values()
     ]
+
+
+def _number(value: Fraction | int) -> float | int:
+    return float(value) if isinstance(value, Fraction) else value
+
+
+def row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) -> dict[str, Any]:
+    """One Standings JSON row (INTERFACES.md): the registration's identity and state, the
+    line's points and record, its tiebreakers as numbers 0–1 (or counts) and ``exact``
+    as Fraction text."""
+    return {
+        "place": place,
+        "player": reg.external_id,
+        "name": reg.player.name,
+        "match_points": line.match_points,
+        "record": line.record,
+        "dropped": reg.dropped,
+        "late": reg.late,
+        "top_cut": top_cut,
+        "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
+        "exact": {k: str(v) for k, v in line.tiebreakers.items()},
+    }

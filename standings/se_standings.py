@@ -11,7 +11,6 @@ players still expect the ruleset's columns on every row).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from pairings.engine.elimination import THIRD_PLACE_WHY
@@ -50,26 +49,10 @@ def _rows(event: Event, pod: str, code: str) -> list[dict[str, Any]]:
     out = []
     for place, pid in enumerate(order, start=1):
         reg, line = regs[pid], lines[pid]
-        out.append(
-            {
-                "place": None if reg.disqualified else place,
-                "player": reg.external_id,
-                "name": reg.player.name,
-                "match_points": line.match_points,
-                "record": line.record,
-                "dropped": reg.dropped,
-                "late": reg.late,
-                "top_cut": False,
-                "seed": dict(seeds).get(reg.pk),
-                "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
-                "exact": {k: str(v) for k, v in line.tiebreakers.items()},
-            }
-        )
+        place_or_none = None if reg.disqualified else place
+        row = adapters.row_json(place_or_none, line, reg, False)
+        out.append(row | {"seed": dict(seeds).get(reg.pk)})
     return out
-
-
-def _number(value: Fraction | int) -> float | int:
-    return float(value) if isinstance(value, Fraction) else value
 
 
 def se_standings_data(event: Event) -> dict[str, Any]:

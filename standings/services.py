@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
@@ -105,25 +104,6 @@ def _cut_matches(event: Event, division: Division) -> list[Any]:
     return adapters.match_records(event, cut_pod_name(division.code), phases=(Phase.TOP_CUT,))
 
 
-def _number(value: Fraction | int) -> float | int:
-    return float(value) if isinstance(value, Fraction) else value
-
-
-def _row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) -> dict[str, Any]:
-    return {
-        "place": place,
-        "player": reg.external_id,
-        "name": reg.player.name,
-        "match_points": line.match_points,
-        "record": line.record,
-        "dropped": reg.dropped,
-        "late": reg.late,
-        "top_cut": top_cut,
-        "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
-        "exact": {k: str(v) for k, v in line.tiebreakers.items()},
-    }
-
-
 def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[dict[str, Any]]:
     """Rows of one division in final order: Swiss order, re-ordered by the top cut
     (P-TC-2, P-TC-3, R-4); disqualified players last without a place."""
@@ -135,8 +115,12 @@ def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[d
     if cut:
         order = list(get_ruleset(event.ruleset).cut_places(order, cut))
     placed = [p for p in order if not regs[p].disqualified]
-    out = [_row_json(n, lines[p], regs[p], p in cut_players) for n, p in enumerate(placed, 1)]
-    out += [_row_json(None, lines[p], regs[p], False) for p in order if regs[p].disqualified]
+    out = [
+        adapters.row_json(n, lines[p], regs[p], p in cut_players) for n, p in enumerate(placed, 1)
+    ]
+    out += [
+        adapters.row_json(None, lines[p], regs[p], False) for p in order if regs[p].disqualified
+    ]
     return out
 
 

@@ -138,9 +138,9 @@ def test_P_AGE_3_each_division_has_its_winner_in_final_standings(organiser):
     data = standings_data(ev)
     assert data["final"]
     winners = [
-        (label, line.name)
-        for label, lines in standings_for_public(data)
-        for line in lines
+        (table.label, line.name)
+        for table in standings_for_public(data)
+        for line in table.lines
         if line.winner
     ]
     assert [label for label, _ in winners] == ["Junior", "Masters", "Senior"]

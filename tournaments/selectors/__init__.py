@@ -39,7 +39,7 @@ from .rounds import (
     round_for_staff,
     rounds_for_staff,
 )
-from .snapshots import StandingLine, percent, standings_for_public
+from .snapshots import StandingLine, standings_for_public
 
 __all__ = [
     "CUT_SUFFIX",
@@ -61,7 +61,6 @@ __all__ = [
     "names_for_public",
     "pairings_for_public",
     "pairings_search_for_public",
-    "percent",
     "pod_label",
     "registrations_for_staff",
     "round_for_staff",

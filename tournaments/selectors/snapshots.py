@@ -8,12 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulesets import RULESETS, Column, get_ruleset
-from rulesets.base import as_percent
 
 from ..models import DivisionCode
-
-#: A 0–1 fraction as a percentage with two decimals, half up (P-TB-8).
-percent = as_percent
 
 
 @dataclass(frozen=True)
@@ -38,9 +34,6 @@ class StandingsTable:
     label: str
     columns: tuple[Column, ...]
     lines: tuple[StandingLine, ...]
-
-    def __iter__(self) -> Any:  # ``{% for label, lines in divisions %}`` keeps working
-        return iter((self.label, self.lines))
 
 
 def columns_for(data: dict[str, Any]) -> tuple[Column, ...]:
