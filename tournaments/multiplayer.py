@@ -1,5 +1,5 @@
 """Multiplayer pod events (RULES.md section 9): which events use pods, their standard pod
-size and the P-RT-6 recommendation.
+size and the points of a win (the P-RT-6 recommendation is the registry's).
 
 Kept apart from the head-to-head code so pages and services ask ``uses_pods(event)``
 instead of testing the ruleset id themselves. The round clock of every ruleset, pods'
@@ -45,12 +45,3 @@ def match_points_rule(event: Any) -> Callable[[int, int], int]:
     and the event's options (MP-PTS-1 for pods: 2n − 1 per win, 1 per shared draw)."""
     ruleset, options = get_ruleset(event.ruleset), dict(event.options or {})
     return lambda wins, draws: ruleset.match_points(wins, draws, options)
-
-
-def pod_recommendation(players: int) -> tuple[int, int]:
-    """``(Swiss rounds, top cut)`` recommended for ``players`` in pods of 4 (P-RT-6),
-    each smaller pod counting as one more player; ``(0, 0)`` below 4 players."""
-    if players < 4:
-        return 0, 0
-    found = get_ruleset("mtg-multiplayer").recommend(players)
-    return found.rounds, found.cut

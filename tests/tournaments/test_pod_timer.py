@@ -12,7 +12,6 @@ from rulesets import get_ruleset
 from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.clock import RoundTimes, clock_text, round_clock
-from tournaments.multiplayer import pod_recommendation
 from tournaments.selectors import divisions_for_event
 from tournaments.services.pod_results import pod_intentional_draw_note, pod_slip_enter
 
@@ -51,6 +50,11 @@ def test_clock_text():
 
 def test_MP_TIME_1_clock_counts_from_the_start_even_before_a_device_clock():
     assert at(-3, elimination=False).elapsed == 0
+
+
+def pod_recommendation(players: int) -> tuple[int, int]:
+    found = get_ruleset("mtg-multiplayer").recommend(players)
+    return found.rounds, found.cut
 
 
 def test_P_RT_6_recommendation_counts_each_smaller_pod_as_a_player():
