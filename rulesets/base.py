@@ -304,6 +304,15 @@ class Ruleset:
         """Top-cut sizes an event may announce, 0 (none) first."""
         return (0, *self.cuts)
 
+    def cut_problem(self, cut: int | None) -> str:
+        """Why an event of this ruleset cannot announce a top cut of ``cut`` players, or
+        ``""`` (None, no override, and 0, no cut, are always fine): the registry's sizes,
+        MP-SE-1 pod cuts or P-TC-1 brackets."""
+        if not cut or cut in self.cuts:
+            return ""
+        sizes = ", ".join(map(str, self.cuts))
+        return f"A {self.label} top cut has 0 (none) or {sizes} players, not {cut}."
+
     def structure_problem(self, structure: str, swiss_rounds: int, top_cut: int) -> str:
         """Why an announced structure cannot run under this ruleset, or ``""`` (S-1).
 

@@ -1,8 +1,82 @@
-"""Django admin for every model (read and fix data by hand; services remain the normal path)."""
+"""Django admin: read anything, change records only the way the staff pages do.
 
-from django.contrib import admin
+Issue 10, part 5. The audit trail the README promises holds only if nothing edits around
+it, so:
 
-from . import models
+* **Read-only** — AuditEvent and PenaltyNote (never edited or deleted, P-POST-3), and the
+  records the services own: Match, MatchSeat, Round, Registration, SelfReport,
+  BackgroundRun. No add, change or delete form saves them.
+* **Changed through actions that call the services** — rounds (publish, start) and
+  registrations (drop), each audited under the admin user's name; results are entered
+  and corrected on the staff pages (slips, corrections with a reason).
+* **Editable, validated** — Event (``Event.clean``: the ruleset's cut sizes), Division
+  (``Division.clean``), Player, EventStaff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from . import models, services
+from .errors import MatchslipError
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Every field shown, nothing saved: no add, change or delete permission (the change
+    page renders as a read-only view)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def service_action(
+    description: str, call: Callable[[Any, Any], Any]
+) -> Callable[[admin.ModelAdmin, HttpRequest, QuerySet], None]:
+    """An admin action that runs ``call(obj, user)`` (a service) on each selected object,
+    one transaction each, and reports how many succeeded and every refusal by message.
+    Actions run even though the model is read-only: ``allowed_permissions`` asks for view
+    only, because the service itself checks what may change and audits it."""
+
+    def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+        done = 0
+        for obj in queryset:
+            try:
+                call(obj, request.user)
+            except MatchslipError as e:
+                modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            modeladmin.message_user(request, f"{description}: {done} done.", messages.SUCCESS)
+
+    action.__name__ = "_".join(description.lower().split()[:3])  # the action's key
+    action.short_description = description  # type: ignore[attr-defined]
+    action.allowed_permissions = ("view",)  # type: ignore[attr-defined]
+    return action
 
 
 class DivisionInline(admin.TabularInline):
@@ -22,6 +96,7 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["ruleset", "status"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["status"]
     inlines = [DivisionInline, StaffInline]
 
 
@@ -38,37 +113,53 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(ReadOnlyAdmin):
     list_display = ["player", "event", "division", "late", "dropped_after_round", "disqualified"]
     list_filter = ["late", "disqualified"]
     search_fields = ["player__name", "external_id"]
-    raw_id_fields = ["player"]
+    actions = [
+        service_action(
+            "Drop selected players (audited)",
+            lambda reg, user: services.registration_drop(
+                registration=reg, by=user, reason="dropped in the admin"
+            ),
+        )
+    ]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = models.MatchSeat
-    extra = 0
-    raw_id_fields = ["registration", "round"]
 
 
 @admin.register(models.Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["event", "pod", "number", "phase", "status", "seed"]
     list_filter = ["phase", "status"]
+    actions = [
+        service_action(
+            "Publish selected rounds (audited)",
+            lambda rnd, user: services.round_publish(round=rnd, by=user),
+        ),
+        service_action(
+            "Start selected rounds (audited)",
+            lambda rnd, user: services.round_start(round=rnd, by=user),
+        ),
+    ]
 
 
 @admin.register(models.Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
+    """Results are entered and corrected on the staff pages (slips; corrections with a
+    reason, inside the window P-POST-4 allows), never here."""
+
     list_display = ["round", "table", "outcome", "winner", "version"]
     list_filter = ["outcome"]
-    raw_id_fields = ["round", "winner"]
     inlines = [SeatInline]
 
 
 @admin.register(models.MatchSeat)
-class MatchSeatAdmin(admin.ModelAdmin):
+class MatchSeatAdmin(ReadOnlyAdmin):
     list_display = ["match", "seat", "registration"]
-    raw_id_fields = ["match", "round", "registration"]
 
 
 @admin.register(models.EventStaff)
@@ -78,7 +169,7 @@ class EventStaffAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = [
         "at",
         "event",
@@ -94,20 +185,18 @@ class AuditEventAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.BackgroundRun)
-class BackgroundRunAdmin(admin.ModelAdmin):
+class BackgroundRunAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "event", "kind", "pod", "status"]
     list_filter = ["kind", "status"]
 
 
 @admin.register(models.SelfReport)
-class SelfReportAdmin(admin.ModelAdmin):
+class SelfReportAdmin(ReadOnlyAdmin):
     list_display = ["match", "registration", "outcome", "winner", "changes", "reported_at"]
     list_filter = ["outcome"]
-    raw_id_fields = ["match", "registration", "winner"]
 
 
 @admin.register(models.PenaltyNote)
-class PenaltyNoteAdmin(admin.ModelAdmin):
+class PenaltyNoteAdmin(ReadOnlyAdmin):
     list_display = ["at", "event", "registration", "round_number", "kind", "infraction", "by"]
     list_filter = ["kind"]
-    raw_id_fields = ["registration"]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
 import rulesets
+
+from ._checks import one_of
 
 
 class Structure(models.TextChoices):
@@ -95,11 +98,27 @@ class Event(models.Model):
                 # multiplayer pod cuts (MP-SE-1)
                 condition=Q(top_cut_size__in=[0, 2, 4, 7, 8, 10, 13, 16, 32, 40, 64]),
                 name="event_top_cut_allowed_size",
-            )
+            ),
+            one_of("ruleset", rulesets.RULESETS, name="event_ruleset_known"),
+            one_of("structure", Structure.values, name="event_structure_valid"),
+            one_of("status", EventStatus.values, name="event_status_valid"),
+            one_of("self_report", SelfReportMode.values, name="event_self_report_valid"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Refuse what the event's ruleset does not run: an unknown ruleset, or a top cut
+        of a size it does not announce (a cut of 7 is a pod cut, never a Pokémon one).
+        The admin calls this; the services check the same through the registry.
+        Raises ValidationError naming the field."""
+        try:
+            rules = self.rules
+        except KeyError as e:
+            raise ValidationError({"ruleset": str(e.args[0])}) from None
+        if problem := rules.cut_problem(self.top_cut_size):
+            raise ValidationError({"top_cut_size": problem})
 
     @property
     def rules(self) -> rulesets.Ruleset:
@@ -128,11 +147,18 @@ class Division(models.Model):
     class Meta:
         ordering = ["event", "code"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "code"], name="division_unique_per_event")
+            models.UniqueConstraint(fields=["event", "code"], name="division_unique_per_event"),
+            one_of("code", DivisionCode.values, name="division_code_valid"),
         ]
 
     def __str__(self) -> str:
         return f"{self.event} · {self.get_code_display()}"
+
+    def clean(self) -> None:
+        """Refuse a top-cut override the event's ruleset does not announce (see
+        :meth:`Event.clean`). Raises ValidationError naming the field."""
+        if self.event_id and (problem := self.event.rules.cut_problem(self.top_cut_size)):
+            raise ValidationError({"top_cut_size": problem})
 
     @property
     def rounds(self) -> int:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from ._checks import one_of
 from .events import Event, Registration
 
 
@@ -62,6 +63,8 @@ class Round(models.Model):
                 condition=Q(clock_paused_at__isnull=True) | Q(started_at__isnull=False),
                 name="round_clock_paused_once_started",
             ),
+            one_of("phase", Phase.values, name="round_phase_valid"),
+            one_of("status", RoundStatus.values, name="round_status_valid"),
         ]
 
     def __str__(self) -> str:
@@ -135,6 +138,7 @@ class Match(models.Model):
                 condition=Q(table__isnull=False),
                 name="match_unique_table",
             ),
+            one_of("outcome", Outcome.values, name="match_outcome_valid"),
         ]
 
     def __str__(self) -> str:

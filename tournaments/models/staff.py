@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from ._checks import one_of
 from .events import Event, Registration
 
 
@@ -22,7 +23,8 @@ class EventStaff(models.Model):
     class Meta:
         verbose_name_plural = "event staff"
         constraints = [
-            models.UniqueConstraint(fields=["event", "user", "role"], name="staff_unique_role")
+            models.UniqueConstraint(fields=["event", "user", "role"], name="staff_unique_role"),
+            one_of("role", StaffRole.values, name="staff_role_valid"),
         ]
 
     def __str__(self) -> str:
@@ -91,6 +93,7 @@ class PenaltyNote(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+        constraints = [one_of("kind", PenaltyKind.values, name="penalty_kind_valid")]
 
     def __str__(self) -> str:
         return f"{self.kind} · {self.registration_id}"
@@ -103,6 +106,11 @@ class BackgroundRunStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class BackgroundRunKind(models.TextChoices):
+    PAIRING = "pairing", "Pairing"
+    STANDINGS = "standings", "Standings"
+
+
 class BackgroundRun(models.Model):
     """Progress and failure of a Celery job (pairing or standings), polled by staff pages.
 
@@ -111,9 +119,7 @@ class BackgroundRun(models.Model):
     starting another (``tournaments.services.runs.run_request``).
     """
 
-    class Kind(models.TextChoices):
-        PAIRING = "pairing", "Pairing"
-        STANDINGS = "standings", "Standings"
+    Kind = BackgroundRunKind
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="runs")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -155,7 +161,9 @@ class BackgroundRun(models.Model):
                     status__in=[BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING]
                 ),
                 name="run_one_active",
-            )
+            ),
+            one_of("kind", BackgroundRunKind.values, name="run_kind_valid"),
+            one_of("status", BackgroundRunStatus.values, name="run_status_valid"),
         ]
 
     def __str__(self) -> str:

@@ -63,9 +63,8 @@ def _check_structure(ruleset: str, structure: str, cut: int) -> None:
     rs = get_ruleset(ruleset)
     if structure not in {s.value for s in rs.structures}:
         raise InvalidInput(rs.structure_problem(structure, 1, 0))
-    if cut not in rs.allowed_cuts():
-        sizes = ", ".join(map(str, rs.cuts))
-        raise InvalidInput(f"A {rs.label} top cut has 0 (none) or {sizes} players.")
+    if problem := rs.cut_problem(cut):
+        raise InvalidInput(problem)
 
 
 @transaction.atomic
