@@ -12,6 +12,8 @@ RUN pip install --no-cache-dir .
 COPY manage.py ./
 COPY templates ./templates
 COPY static ./static
+COPY locale ./locale
+RUN python -m config.catalogue
 RUN SECRET_KEY=build python manage.py collectstatic --noinput --verbosity 0
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

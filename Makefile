@@ -7,9 +7,11 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/matchslip
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test lint bench chromium clean
+.PHONY: install run test lint bench chromium clean messages
 
+# The Spanish catalogue is compiled in pure Python (polib, config/catalogue.py): no gettext.
 install: $(STAMP)
+	$(BIN)/python -m config.catalogue
 
 # Re-installs only when pyproject.toml changed (idempotent and quick otherwise).
 $(STAMP): pyproject.toml
@@ -49,6 +51,14 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy pairings/engine standings/engine rulesets
+
+# Re-extract every marked string into locale/es/LC_MESSAGES/django.po (needs gettext's
+# xgettext, developers only), compile, and list the entries still to translate.
+messages: install
+	DEBUG=true $(BIN)/python manage.py makemessages --locale es --no-obsolete --add-location file \
+	  --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'bench/*'
+	$(BIN)/python -m config.catalogue
+	$(BIN)/python -m config.catalogue --untranslated || true
 
 bench: install
 	$(BIN)/python bench/engine.py

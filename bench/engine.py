@@ -23,6 +23,13 @@ bracket, i.e. its pair-down count is the exact minimum.
 If ``bench/standings_case.py`` (written separately) imports, its ``run(players)`` dict is
 printed for every size too. ``bench/pods_case.py`` adds the multiplayer pod pairing of
 round 5 (MP-PAIR-1; target 4,096 players ≤ 0.05 s) as a ``pods_pair`` line per size.
+
+Last come the two ratios of issue 12, part 3, measured by ``bench/engine_ratio.py``
+against minimal references in this same process (its docstring defines them)::
+
+    {"bench": "swiss_ratio", "players": 4096, ..., "ratio": ...}        (target <= 2)
+    {"bench": "standings_ratio", "players": 4096, "rounds": 9, "engine_s": ...}
+                                                         (target: engine_s < 0.05)
 """
 
 from __future__ import annotations
@@ -145,6 +152,9 @@ def main() -> None:
         if standings_case is not None:
             print(json.dumps(standings_case.run(size)), flush=True)
         print(json.dumps(pods_case.run(size)), flush=True)
+    # Imported here: engine_ratio itself imports this module's round-5 simulation.
+    ratio = importlib.import_module("bench.engine_ratio")
+    ratio.main([4096])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ never imports ``pairings`` or ``standings`` (STYLE.md, "Dependencies point one w
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 import pairings.urls_staff
 import standings.urls_public
@@ -28,6 +30,10 @@ public_patterns = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Django's set_language: a POST with `language` sets the language cookie (issue 13).
+    # No CSRF token: the switcher is on prebuilt public pages, whose cached bytes are the
+    # same for every visitor; the worst a forged POST does is change a page's language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include((staff_patterns, "staff"))),

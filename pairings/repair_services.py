@@ -22,13 +22,14 @@ from django.db import transaction
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
 from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
 from tournaments.public_pages import public_pages_changed
-from tournaments.services import audit_log
+from tournaments.services import audit_log, round_discard
 
-from . import pods
 from .adapters import swiss_players_for_pod
 from .engine import errors as engine_errors
 from .engine.repair import RepairResult, TableChange, repair
 from .engine.types import Pairing, SwissPlayer
+from .procedures.age_modified import is_age_modified
+from .services import round_pair
 
 REPAIRABLE = (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
 
@@ -85,7 +86,7 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
             players_before(rnd),
             changed,
             rng=random.Random(seed),
-            age_modified=pods.is_age_modified(rnd.pod),
+            age_modified=is_age_modified(rnd.pod),
         )
     except engine_errors.PairingImpossible as e:
         raise PairingImpossible(str(e)) from None
@@ -155,3 +156,19 @@ def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> Repai
     if rnd.status == RoundStatus.PUBLISHED:
         public_pages_changed(rnd.event_id)
     return preview
+
+
+@transaction.atomic
+def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round:  # noqa: A002
+    """Pair a Swiss round of pods again after a correction marked it (the P-SW-9 analogue
+    for pods): MP-PAIR-1 fills pods top to bottom by standing, so a changed standing
+    moves whole pods and the round is paired again from the corrected standings with a
+    new stored seed; the old tables stay in the audit trail (``round_discard``).
+    Raises RoundStateError once the round has started (P-POST-2), PairingImpossible."""
+    rnd = Round.objects.select_related("event").get(pk=round.pk)
+    if rnd.phase != Phase.SWISS:
+        raise PairingImpossible("Only Swiss rounds of pods are paired again.")
+    reason = "A correction changed the standings the pods were filled from."
+    round_discard(round=rnd, by=by, reason=reason)
+    (new,) = round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)
+    return new

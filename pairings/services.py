@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import random
-import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,25 +18,19 @@ from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
-    Division,
     Event,
     Outcome,
-    Phase,
     Registration,
     Round,
     RoundStatus,
 )
-from tournaments.multiplayer import uses_pods
-from tournaments.pods import flight_pod, in_pod, split_flight
-from tournaments.services import round_create
-from tournaments.services.rounds import Table
+from tournaments.pods import flight_pod, pod_label, split_flight
 from tournaments.services.runs import ACTIVE as ACTIVE_RUNS
 from tournaments.services.runs import run_active, run_claim, run_heartbeat, run_request
 
-from . import day2_services, draft_playoff, pod_services, pods, se_services
-from .adapters import round_notes, swiss_players_for_pod
-from .engine import elimination, swiss
-from .engine.types import Pairing
+from .procedures import event_pods, group_next_step, next_step, pair_step
+from .procedures.base import Group, Step, StepKind
+from .procedures.top_cut import cut_players, cut_pod
 
 logger = logging.getLogger(__name__)
 
@@ -60,63 +51,13 @@ def check_previous_complete(last: Round | None) -> None:
     )
 
 
-def _to_tables(pairings: Sequence[Pairing], regs: dict[str, Registration]) -> list[Table]:
-    return [(p.table, [regs[i] for i in p.players], p.why) for p in pairings]
-
-
-def _flags(pairings: Sequence[Pairing]) -> dict[int, tuple[bool, bool]]:
-    return {i: (p.pair_down, p.rematch) for i, p in enumerate(pairings)}
-
-
-def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Round:
-    players = swiss_players_for_pod(event, pod)
-    if len(players) < 2:
-        raise PairingImpossible(f"{pods.pod_label(pod)} needs at least two active players.")
-    # P-AGE-3, R-5: a pod of several divisions is age-modified (division over record).
-    result = swiss.pair_swiss(
-        players, rng=random.Random(seed), age_modified=pods.is_age_modified(pod)
-    )
-    # Seats need only the registrations' ids: one narrow query, not 2,000 full rows.
-    pod_regs = Registration.objects.filter(in_pod(pod), event=event).only("pk")
-    regs = {str(r.pk): r for r in pod_regs}
-    return round_create(
-        event=event,
-        pod=pod,
-        number=number,
-        phase=Phase.SWISS,
-        tables=_to_tables(result.pairings, regs),
-        by=by,
-        seed=seed,
-        flags=_flags(result.pairings),
-        notes=round_notes(result),
-    )
-
-
-def cut_players(event: Event, division: Division) -> list[Registration]:
-    """P-TC-1: the top ``cut`` active players of the division by Swiss standing, seed 1
-    first. Dropped or disqualified players are passed over. Raises PairingImpossible when
-    too few are left."""
-    from standings.services import division_swiss_order
-
-    cut = division.cut
-    order = [
-        r for r in division_swiss_order(event, division) if not r.dropped and not r.disqualified
-    ]
-    if len(order) < cut:
-        raise PairingImpossible(
-            f"A top {cut} needs {cut} active players in {division.get_code_display()}; "
-            f"there are {len(order)}."
-        )
-    return order[:cut]
-
-
 def cut_decklists(event: Event, pod: str) -> list[tuple[Registration, bool]]:
     """P-POST-5: while the top cut of ``pod`` is next in a Championship Point event, the
     players who make it and whether each has handed in a deck list; else empty."""
     if not event.awards_championship_points:
         return []
-    step = pods.next_step(event, pod)
-    if step.kind != pods.StepKind.TOP_CUT:
+    step = next_step(event, pod)
+    if step.kind != StepKind.TOP_CUT:
         return []
     out: list[tuple[Registration, bool]] = []
     for division in step.divisions:
@@ -127,91 +68,23 @@ def cut_decklists(event: Event, pod: str) -> list[tuple[Registration, bool]]:
     return out
 
 
-def _pair_top_cut(event: Event, division: Division, number: int, by: Any) -> Round:
-    """P-TC-1: the top ``cut`` active players of the division by Swiss standing
-    (:func:`cut_players`), seeded into the standard bracket; a Championship Point event
-    notes cut players without a deck list (P-POST-5)."""
-    seeds = cut_players(event, division)
-    regs = {str(r.pk): r for r in seeds}
-    seed = secrets.randbits(48)  # M-SE-1 draft playoff seats; stored with the round (I-1)
-    pairings = draft_playoff.top_cut_first_round(event, [str(r.pk) for r in seeds], seed)
-    return round_create(
-        event=event,
-        pod=pods.cut_pod(division),
-        number=number,
-        phase=Phase.TOP_CUT,
-        tables=_to_tables(pairings, regs),
-        by=by,
-        seed=seed,
-        notes=_decklist_notes(event, seeds),
-    )
-
-
-def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
-    """P-POST-5: in a Championship Point event, warn when a cut player has no deck list."""
-    missing = [r.player.name for r in seeds if r.decklist_received_at is None]
-    if not event.awards_championship_points or not missing:
-        return []
-    return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)}."]
-
-
-def _pair_elimination(event: Event, pod: str, last: Round, by: Any) -> Round:
-    """The next single-elimination round: winners of consecutive tables meet (P-SE-1);
-    after the semi-finals, the 3rd/4th playoff too when announced (P-TC-4, P-SE-6)."""
-    matches = list(pods.bracket_matches(last).order_by("table").prefetch_related("seats"))
-    if any(m.winner_id is None for m in matches):
-        raise ResultsMissing("Every single-elimination match needs a winner (P-SE).")
-    seed_of = {str(k): v for k, v in pods.cut_seeds(event, pod).items()}
-    winners = [str(m.winner_id) for m in matches]
-    pairings = list(elimination.next_elimination_round(winners, seed_of=seed_of, top_cut=True))
-    if len(matches) == 2 and event.third_place_playoff:
-        semis = [
-            Pairing(table=m.table, players=tuple(str(s.registration_id) for s in m.seats.all()))
-            for m in matches
-        ]
-        by_table = {m.table: str(m.winner_id) for m in matches if m.table is not None}
-        pairings.append(elimination.third_place_playoff(semis, by_table, seed_of))
-    regs = Registration.objects.in_bulk([int(p) for pr in pairings for p in pr.players])
-    return round_create(
-        event=event,
-        pod=pod,
-        number=last.number + 1,
-        phase=last.phase,
-        tables=_to_tables(pairings, {str(k): v for k, v in regs.items()}),
-        by=by,
-    )
-
-
 @transaction.atomic
 def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
     """Pair the next round of ``pod`` and return the new round(s), still unpublished.
 
-    Swiss while Swiss rounds remain (P-SW-1…8, the seed stored, I-1; a pod of several
-    divisions age-modified, P-AGE-3); then Day 2 rounds of a two-day event (P-D2-1, R-3,
-    ``day2_services``); then the top cut of every division of the pod that has one
-    (P-TC-1, merged over flights P-FL-5); in a top-cut pod, the next elimination round.
-    A standalone single-elimination event pairs its bracket (P-SE, ``se_services``).
+    The pod's next stage pairs it (``pairings.procedures``): Swiss while Swiss rounds
+    remain (P-SW-1…8, the seed stored, I-1; a pod of several divisions age-modified,
+    P-AGE-3); then Day 2 rounds of a two-day event (P-D2-1, R-3); then the top cut of
+    every division of the pod that has one (P-TC-1, merged over flights P-FL-5); in a
+    top-cut pod, the next elimination round. A standalone single-elimination event pairs
+    its bracket (P-SE); a multiplayer event its pods (MP-POD, MP-PAIR, MP-SE).
     Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
     """
-    if uses_pods(event):  # multiplayer pods: MP-POD, MP-PAIR, MP-SE (pod_services)
-        return pod_services.pod_round_pair(event=event, pod=pod, by=by, seed=seed)
-    if event.structure == "single-elimination":  # standalone bracket: P-SE (se_services)
-        Event.objects.select_for_update().get(pk=event.pk)
-        return se_services.se_round_pair(event=event, pod=pod, by=by, seed=seed)
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
-    step = pods.next_step(event, pod)
+    group = Group(event, pod)
+    step = group_next_step(group)
     check_previous_complete(step.last)
-    if step.kind == pods.StepKind.SWISS:
-        seed = secrets.randbits(48) if seed is None else seed
-        return [_pair_swiss(event, pod, step.number, seed, by)]
-    if step.kind == pods.StepKind.DAY2:
-        seed = secrets.randbits(48) if seed is None else seed
-        return [day2_services.pair_day2(event=event, pod=pod, number=step.number, seed=seed, by=by)]
-    if step.kind == pods.StepKind.TOP_CUT:
-        return [_pair_top_cut(event, d, step.number, by) for d in step.divisions]
-    if step.kind == pods.StepKind.ELIMINATION and step.last is not None:
-        return [_pair_elimination(event, pod, step.last, by)]
-    raise PairingImpossible(step.message)
+    return pair_step(group, step, by=by, seed=seed)
 
 
 def pairing_refusal(event: Event, pod: str) -> str | None:
@@ -222,16 +95,16 @@ def pairing_refusal(event: Event, pod: str) -> str | None:
     started with results missing is left to :func:`round_pair`, whose R-6 refusal counts
     them and stays on the pod as a failed run.
     """
-    return _refusal(pods.next_step(event, pod))
+    return _refusal(next_step(event, pod))
 
 
-def _refusal(step: pods.Step) -> str | None:
+def _refusal(step: Step) -> str | None:
     if step.can_pair or (step.last is not None and step.last.status == RoundStatus.STARTED):
         return None
     return step.message
 
 
-def _round_to_pair(step: pods.Step) -> int:
+def _round_to_pair(step: Step) -> int:
     """The number of the round a pairing run started now would create."""
     if step.last is not None and step.last.status != RoundStatus.COMPLETE:
         return max(step.number, step.last.number + 1)  # waits for results (R-6)
@@ -255,7 +128,7 @@ def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, 
         # The run first, then the rounds: a run finishing in between is seen either still
         # going or with its round paired, never as neither.
         if run is None:
-            step = pods.next_step(event, pod)
+            step = next_step(event, pod)
             if refusal := _refusal(step):
                 raise RoundStateError(refusal)
             run, created = run_request(
@@ -304,7 +177,7 @@ def _superseded(run: BackgroundRun) -> str:
     Call with the event locked."""
     event, pod = run.event, run.pod
     base, _ = split_flight(pod)
-    cuts = [pods.cut_pod(d) for d in event.divisions.filter(pod=base) if d.cut]
+    cuts = [cut_pod(d) for d in event.divisions.filter(pod=base) if d.cut]
     since = (
         event.rounds.filter(pod__in=[pod, *cuts], paired_at__gt=run.created_at)
         .order_by("-paired_at")
@@ -313,7 +186,7 @@ def _superseded(run: BackgroundRun) -> str:
     if since is not None:
         at = f"{timezone.localtime(since.paired_at):%H:%M}"
         return f"Superseded: round {since.number} was paired meanwhile ({at}); nothing was paired."
-    step = pods.next_step(event, pod)
+    step = next_step(event, pod)
     if refusal := _refusal(step):
         return f"Nothing to pair: {refusal}"
     if run.round_number is not None and (number := _round_to_pair(step)) != run.round_number:
@@ -354,7 +227,7 @@ def _last_paired(event: Event) -> dict[str, dt.datetime]:
     last = dict(event.rounds.values_list("pod").annotate(at=Max("paired_at")))
     out = dict(last)
     for d in event.divisions.all():
-        if (at := last.get(pods.cut_pod(d))) is not None:
+        if (at := last.get(cut_pod(d))) is not None:
             for pod in [d.pod, *(flight_pod(d.pod, n) for n in range(1, d.flights + 1))]:
                 out[pod] = max(out.get(pod, at), at)
     return out
@@ -375,15 +248,15 @@ class PodState:
 def pod_states(event: Event) -> list[PodState]:
     """One PodState per pairing group of the event: Swiss pods, then top-cut brackets."""
     states = []
-    for pod in pods.event_pods(event):
-        step = pods.next_step(event, pod)
+    for pod in event_pods(event):
+        step = next_step(event, pod)
         missing = 0
         if step.last is not None and step.last.status == RoundStatus.STARTED:
             missing = step.last.matches.filter(outcome=Outcome.PENDING).count()
         states.append(
             PodState(
                 pod=pod,
-                label=pods.pod_label(pod),
+                label=pod_label(pod),
                 current=step.last,
                 results_missing=missing,
                 next_action=step.message,

@@ -201,6 +201,8 @@ class Ruleset:
     another table by structure, options and two days. structures: the S-1 structures
     it runs. cuts: allowed top-cut sizes. features: :class:`Features`.
     round_seconds / elimination_seconds: the round clock's time (None: untimed).
+    extra_turns: turns played after time is called (W-TIME-2: three), which the event
+    planner (``rulesets.planner``) adds to a round's length.
     time_called: the W-TIME-1 time-called helper applies. game_check: the game-record
     rule for ``BEST_OF_3`` (M-MATCH-1). glossary: extra lines for the help page.
     """
@@ -222,6 +224,7 @@ class Ruleset:
     features: Features = field(default_factory=Features)
     round_seconds: int | None = 50 * 60
     elimination_seconds: int | None = 50 * 60
+    extra_turns: int = 0
     time_called: bool = False
     win_points: Callable[[Mapping[str, Any]], int] | None = None
     table_choice: TableChoice | None = None

@@ -17,18 +17,32 @@ from standings.engine.wins_against import wins_against_standings
 
 from .base import Column, Context, Line, MatchFormat, Ruleset, as_integer
 from .games import check_games
+from .i18n import gettext_noop
 
 COLUMNS = (
     Column(
         "wins_against",
-        "Wins against",
+        gettext_noop("Wins against"),
         "WA",
-        "For every match you won, the final number of wins of the opponent you beat, "
-        "added up (a bye adds 0).",
+        gettext_noop(
+            "For every match you won, the final number of wins of the opponent you beat, "
+            "added up (a bye adds 0)."
+        ),
         as_integer,
     ),
-    Column("game_wins", "Game wins", "GW", "Games you won, in all your matches.", as_integer),
-    Column("win_pct", "Win %", "Win %", "Matches won ÷ matches played, byes included."),
+    Column(
+        "game_wins",
+        gettext_noop("Game wins"),
+        "GW",
+        gettext_noop("Games you won, in all your matches."),
+        as_integer,
+    ),
+    Column(
+        "win_pct",
+        gettext_noop("Win %"),
+        "Win %",
+        gettext_noop("Matches won ÷ matches played, byes included."),
+    ),
 )
 
 
@@ -50,7 +64,7 @@ def wins_against_lines(
 
 RULESET = Ruleset(
     id="bo3-wins-against",
-    label="Best-of-3, wins-against tiebreaker",
+    label=gettext_noop("Best-of-3, wins-against tiebreaker"),
     points_win=1,
     points_tie=0,
     points_loss=0,
@@ -63,4 +77,5 @@ RULESET = Ruleset(
     time_called=True,
     round_seconds=50 * 60,
     elimination_seconds=50 * 60,
+    extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
 )

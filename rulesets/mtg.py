@@ -27,37 +27,43 @@ from .base import (
     fraction_option,
 )
 from .games import check_games
+from .i18n import gettext_noop
+
+# The playoff_seating choices as the options form shows them (translated there).
+SEATING_WORDS = (gettext_noop("standings"), gettext_noop("draft"))
 
 OPTIONS = (
     OptionSpec(
         "mwp_floor",
-        "Match-win and game-win % floor",
+        gettext_noop("Match-win and game-win % floor"),
         "choice",
         "0.33",
-        "0.33 as the MTR and Wizards Event Reporter; 1/3 as melee.gg.",  # R-7
+        gettext_noop("0.33 as the MTR and Wizards Event Reporter; 1/3 as melee.gg."),  # R-7
         ("0.33", "1/3"),
     ),
     OptionSpec(
         "playoffs_in_tiebreakers",
-        "Count playoff matches in the final tiebreakers",
+        gettext_noop("Count playoff matches in the final tiebreakers"),
         "bool",
         False,
-        "Wizards Event Reporter does; melee.gg does not.",  # R-8
+        gettext_noop("Wizards Event Reporter does; melee.gg does not."),  # R-8
     ),
     OptionSpec(
         "melee_ranking",
-        "Rank as melee.gg",
+        gettext_noop("Rank as melee.gg"),
         "bool",
         False,
-        "Rank by the player's own game-win % without the floor, as melee.gg does.",
+        gettext_noop("Rank by the player's own game-win % without the floor, as melee.gg does."),
     ),
     OptionSpec(
         "playoff_seating",
-        "Top 8 playoff pairing",
+        gettext_noop("Top 8 playoff pairing"),
         "choice",
         "standings",
-        "standings: 1-8, 4-5, 2-7, 3-6 by final Swiss standings; draft: after a random-seat "
-        "draft, seat 1 vs 5, 3 vs 7, 2 vs 6, 4 vs 8.",  # M-SE-1
+        gettext_noop(
+            "standings: 1-8, 4-5, 2-7, 3-6 by final Swiss standings; draft: after a random-seat "
+            "draft, seat 1 vs 5, 3 vs 7, 2 vs 6, 4 vs 8."
+        ),  # M-SE-1
         ("standings", "draft"),
     ),
 )
@@ -65,22 +71,24 @@ OPTIONS = (
 COLUMNS = (
     Column(
         "omw",
-        "OMW %",
+        gettext_noop("OMW %"),
         "OMW",
-        "Opponents' match-win %: the average match-win % of everyone you played (byes "
-        "left out; each at least 33 %).",
+        gettext_noop(
+            "Opponents' match-win %: the average match-win % of everyone you played (byes "
+            "left out; each at least 33 %)."
+        ),
     ),
     Column(
         "gw",
-        "GW %",
+        gettext_noop("GW %"),
         "GW",
-        "Game-win %: your game points ÷ 3 per game played (at least 33 %).",
+        gettext_noop("Game-win %: your game points ÷ 3 per game played (at least 33 %)."),
     ),
     Column(
         "ogw",
-        "OGW %",
+        gettext_noop("OGW %"),
         "OGW",
-        "Opponents' game-win %: the average game-win % of everyone you played.",
+        gettext_noop("Opponents' game-win %: the average game-win % of everyone you played."),
     ),
 )
 
@@ -113,11 +121,11 @@ def _table(structure: str, options: Mapping[str, Any], two_day: bool) -> str:
 
 RULESET = Ruleset(
     id="mtg",
-    label="Magic: The Gathering, head-to-head",
+    label=gettext_noop("Magic: The Gathering, head-to-head"),
     points_win=3,
     points_tie=1,
     points_loss=0,
-    draw_word="Draw",
+    draw_word=gettext_noop("Draw"),
     match_format=MatchFormat.BEST_OF_3,
     columns=COLUMNS,
     standings=mtg_lines,

@@ -18,7 +18,17 @@ from typing import Any
 from standings.engine.multiplayer import PodResult, multiplayer_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome
 
-from .base import Column, Context, Line, MatchFormat, OptionSpec, Ruleset, StructureId, as_decimal
+from .base import (
+    Column,
+    Context,
+    Line,
+    MatchFormat,
+    OptionSpec,
+    Ruleset,
+    StructureId,
+    as_decimal,
+)
+from .i18n import gettext_noop
 
 POD_SIZES = (4, 3)
 POD_CUT_SIZES = (4, 7, 10, 13, 16, 40, 64)  # MP-SE-1
@@ -26,10 +36,10 @@ POD_CUT_SIZES = (4, 7, 10, 13, 16, 40, 64)  # MP-SE-1
 OPTIONS = (
     OptionSpec(
         "pod_size",
-        "Players per pod",
+        gettext_noop("Players per pod"),
         "choice",
         4,
-        "Standard pod size n; smaller pods have n-1 players.",  # MP-POD-1
+        gettext_noop("Standard pod size n; smaller pods have n-1 players."),  # MP-POD-1
         (3, 4),
     ),
 )
@@ -37,23 +47,27 @@ OPTIONS = (
 COLUMNS = (
     Column(
         "mwp",
+        gettext_noop("MWP"),
         "MWP",
-        "MWP",
-        "Match-win %: your match points (byes left out) ÷ the points of winning every "
-        "match you played.",
+        gettext_noop(
+            "Match-win %: your match points (byes left out) ÷ the points of winning every "
+            "match you played."
+        ),
     ),
     Column(
         "oamp",
+        gettext_noop("OAMP"),
         "OAMP",
-        "OAMP",
-        "Opponents' average match points: the mean match points of everyone you shared a pod with.",
+        gettext_noop(
+            "Opponents' average match points: the mean match points of everyone you shared a pod with."
+        ),
         as_decimal,
     ),
     Column(
         "omwp",
+        gettext_noop("OMWP"),
         "OMWP",
-        "OMWP",
-        "Opponents' match-win %: the average MWP of everyone you shared a pod with.",
+        gettext_noop("Opponents' match-win %: the average MWP of everyone you shared a pod with."),
     ),
 )
 
@@ -140,11 +154,11 @@ def pod_cut_places(
 
 RULESET = Ruleset(
     id="mtg-multiplayer",
-    label="Magic multiplayer pods",
+    label=gettext_noop("Magic multiplayer pods"),
     points_win=7,
     points_tie=1,
     points_loss=0,
-    draw_word="Draw",
+    draw_word=gettext_noop("Draw"),
     match_format=MatchFormat.POD,
     columns=COLUMNS,
     standings=multiplayer_lines,

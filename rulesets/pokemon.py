@@ -17,19 +17,22 @@ from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord
 
 from .base import Column, Context, Features, Line, MatchFormat, Ruleset
+from .i18n import gettext_noop
 
 OWP = Column(
     "owp",
+    gettext_noop("OWP"),
     "OWP",
-    "OWP",
-    "Opponents' win %: the average win % of everyone you played (byes left out; each "
-    "at least 25 %, at most 75 % for a player who dropped).",
+    gettext_noop(
+        "Opponents' win %: the average win % of everyone you played (byes left out; each "
+        "at least 25 %, at most 75 % for a player who dropped)."
+    ),
 )
 OOWP = Column(
     "oowp",
+    gettext_noop("OOWP"),
     "OOWP",
-    "OOWP",
-    "Opponents' opponents' win %: the average OWP of everyone you played.",
+    gettext_noop("Opponents' opponents' win %: the average OWP of everyone you played."),
 )
 
 
@@ -50,11 +53,11 @@ def _table(structure: str, options: Mapping[str, Any], two_day: bool) -> str:
 
 RULESET = Ruleset(
     id="pokemon",
-    label="Play! Pokémon (2019 procedures)",
+    label=gettext_noop("Play! Pokémon (2019 procedures)"),
     points_win=3,
     points_tie=1,
     points_loss=0,
-    draw_word="Tie",
+    draw_word=gettext_noop("Tie"),
     match_format=MatchFormat.SINGLE_GAME,
     columns=(OWP, OOWP),
     standings=pokemon_lines,
@@ -65,4 +68,5 @@ RULESET = Ruleset(
     ),
     round_seconds=50 * 60,
     elimination_seconds=75 * 60,
+    extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
 )

@@ -17,6 +17,7 @@ from standings.engine.pokemon2009 import pokemon2009_standings
 from standings.engine.types import Entrant, MatchRecord
 
 from .base import Context, Features, Line, MatchFormat, Ruleset
+from .i18n import gettext_noop
 from .pokemon import OOWP, OWP
 
 
@@ -37,7 +38,7 @@ def _table(structure: str, options: Mapping[str, Any], two_day: bool) -> str:
 
 RULESET = Ruleset(
     id="pokemon-2009",
-    label="Pokémon (2009 procedures)",
+    label=gettext_noop("Pokémon (2009 procedures)"),
     points_win=1,
     points_tie=0,
     points_loss=0,
@@ -50,4 +51,5 @@ RULESET = Ruleset(
     features=Features(age_divisions=True, flights=True),
     round_seconds=30 * 60,
     elimination_seconds=50 * 60,
+    extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
 )

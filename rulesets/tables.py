@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from .i18n import gettext_noop
+
 #: Multiplayer top cut → single-elimination rounds of pods down to the final (MP-SE-1).
 POD_CUT_ROUNDS = {4: 1, 7: 2, 10: 2, 13: 2, 16: 2, 40: 3, 64: 3}
 POD_SIZE = 4
@@ -135,17 +137,17 @@ TABLES: dict[str, RoundTable] = {
     t.id: t
     for t in (
         RoundTable(
-            "pokemon-tcg", "P-RT-1", "Pokémon TCG, single day (2019)",
+            "pokemon-tcg", "P-RT-1", gettext_noop("Pokémon TCG, single day (2019)"),
             (*_TCG_TO_226, *_rows((227, 409, 9, 8), (410, None, 10, 8))),
             one_less_round=True, first_row_covers_fewer=True,
         ),
         RoundTable(
-            "pokemon-tcg-two-day", "P-RT-2", "Pokémon TCG, two days (2019)", _TWO_DAY,
+            "pokemon-tcg-two-day", "P-RT-2", gettext_noop("Pokémon TCG, two days (2019)"), _TWO_DAY,
             one_less_round=True, first_row_covers_fewer=True,
         ),
         RoundTable(
             "pokemon-vg", "P-RT-3",
-            "Pokémon VG Premier Challenge, Midseason Showdown, Regionals (2019)",
+            gettext_noop("Pokémon VG Premier Challenge, Midseason Showdown, Regionals (2019)"),
             _rows(
                 (8, 8, 3, 2), (9, 16, 4, 4), (17, 32, 5, 8), (33, 64, 6, 8), (65, 128, 7, 8),
                 (129, 226, 8, 8), (227, 256, 8, 16), (257, 409, 9, 16), (410, 512, 9, 32),
@@ -154,18 +156,18 @@ TABLES: dict[str, RoundTable] = {
             one_less_round=True, first_row_covers_fewer=True,
         ),
         RoundTable(
-            "pokemon-vg-international", "P-RT-3", "Pokémon VG International Championships",
+            "pokemon-vg-international", "P-RT-3", gettext_noop("Pokémon VG International Championships"),
             _TWO_DAY, one_less_round=True, first_row_covers_fewer=True,
         ),
         RoundTable(
-            "pokemon-2009-swiss", "P-RT-4", "Pokémon 2009, Swiss",
+            "pokemon-2009-swiss", "P-RT-4", gettext_noop("Pokémon 2009, Swiss"),
             _rows(
                 (6, 8, 3, 0), (9, 16, 4, 0), (17, 32, 5, 0), (33, 64, 6, 0), (65, 128, 7, 0),
                 (129, 256, 8, 0),
             ),
         ),
         RoundTable(
-            "pokemon-2009-swiss-top-cut", "P-RT-4", "Pokémon 2009, Swiss plus single elimination",
+            "pokemon-2009-swiss-top-cut", "P-RT-4", gettext_noop("Pokémon 2009, Swiss plus single elimination"),
             (
                 _r2009(6, 7, (2, 3), 0), _r2009(8, 8, (2, 3), 2), _r2009(9, 15, (3, 4), 2),
                 _r2009(16, 16, (3, 4), 4), _r2009(17, 31, (4, 5), 4), _r2009(32, 32, (4, 5), 8),
@@ -176,11 +178,11 @@ TABLES: dict[str, RoundTable] = {
             ),
         ),
         RoundTable(
-            "pokemon-2009-single-elimination", "P-RT-4", "Pokémon 2009, single elimination",
+            "pokemon-2009-single-elimination", "P-RT-4", gettext_noop("Pokémon 2009, single elimination"),
             (), single_elimination=True,
         ),
         RoundTable(
-            "mtg", "P-RT-5", "Magic (MTR Appendix E)",
+            "mtg", "P-RT-5", gettext_noop("Magic (MTR Appendix E)"),
             (
                 Row(4, 4, 0, elimination_rounds=2), Row(5, 8, 0, elimination_rounds=3),
                 *_rows((9, 16, 5, 4), (17, 32, 5, 8), (33, 64, 6, 8), (65, 128, 7, 8),
@@ -189,7 +191,7 @@ TABLES: dict[str, RoundTable] = {
             counting="awarded-byes",
         ),
         RoundTable(
-            "mtg-multiplayer", "P-RT-6", "Magic multiplayer, pods of 4",
+            "mtg-multiplayer", "P-RT-6", gettext_noop("Magic multiplayer, pods of 4"),
             (
                 Row(4, 5, 0, elimination_rounds=1),
                 *_rows((6, 16, 2, 4), (17, 24, 3, 7), (25, 32, 4, 10), (33, 40, 5, 13),
@@ -199,7 +201,7 @@ TABLES: dict[str, RoundTable] = {
             counting="small-pods", multiplayer=True,
         ),
         RoundTable(
-            "bo3-wins-against", "P-RT-7", "Best-of-3 wins-against (1v1)",
+            "bo3-wins-against", "P-RT-7", gettext_noop("Best-of-3 wins-against (1v1)"),
             _rows(
                 (5, 8, 3, 0), (9, 16, 4, 4), (17, 32, 5, 4), (33, 64, 6, 8), (65, 128, 7, 8),
                 (129, 256, 8, 16), (257, 512, 9, 16),
@@ -211,7 +213,7 @@ TABLES: dict[str, RoundTable] = {
 TABLES["mtg-draft-playoff"] = replace(
     TABLES["mtg"],
     id="mtg-draft-playoff",
-    label="Magic (MTR Appendix E), Booster Draft playoff",
+    label=gettext_noop("Magic (MTR Appendix E), Booster Draft playoff"),
     rows=tuple(replace(r, rounds=4, cut=8) if r.low == 9 else r for r in TABLES["mtg"].rows),
 )
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from rulesets import Line
 from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration, RoundStatus
+from tournaments.selectors.names import registration_name
 
 from .engine.types import Entrant, MatchRecord
 from .engine.types import Outcome as EngineOutcome
@@ -90,4 +91,14 @@ def row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) ->
         "top_cut": top_cut,
         "tiebreakers": {k: _number(v) for k, v in line.tiebreakers.items()},
         "exact": {k: str(v) for k, v in line.tiebreakers.items()},
-    }
+    } | _shown_name(reg)
+
+
+def _shown_name(reg: Registration) -> dict[str, str]:
+    """``{"shown_name": "Alice Smith #1111"}`` for a registration loaded with a
+    ``name_twin`` annotation whose name another registration of the event shares (the
+    pages show it, ``tournaments.selectors.names``); ``{}`` otherwise, so the JSON of
+    an event without shared names is unchanged."""
+    if not getattr(reg, "name_twin", False):
+        return {}
+    return {"shown_name": registration_name(reg)}

@@ -1,7 +1,9 @@
 """Swiss standings of a two-day event after Day 2 (P-D2-2, R-3).
 
+Who makes Day 2 is :func:`day2_qualified` (P-D2-1: ``standings.engine.day2.day2_cut`` over
+the Day 1 standings; once Day 2 has started, the players seated in its first round).
 Day 2 players are ordered by total match points (Day 1 carried + Day 2), then tardiness,
-then OWP and OOWP computed over the Day 2 rounds only (``pairings.engine.day2``); the
+then OWP and OOWP computed over the Day 2 rounds only (``standings.engine.day2``); the
 players who did not make Day 2 follow in their Day 1 order, which never changes (as
 P-TC-2 for a top cut). A Day 2 player's line shows the record of both days and the Day 2
 tiebreakers.
@@ -11,17 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pairings.day2_services import day2_qualified
-from pairings.engine.day2 import day2_matches, day2_order
 from rulesets import Context, Line, get_ruleset
-from tournaments.models import Event, Phase, RoundStatus
+from tournaments.models import Event, MatchSeat, Phase, RoundStatus
 
 from . import adapters
-
-if TYPE_CHECKING:
-    from .services import PodStandings
+from .engine.day2 import day2_cut, day2_matches, day2_order
+from .swiss_standings import PodStandings, swiss_standings
 
 
 @dataclass(frozen=True)
@@ -34,6 +33,25 @@ class _Row:
     late: bool
     owp: Fraction
     oowp: Fraction
+
+
+def day2_qualified(event: Event, pod: str, day1: PodStandings | None = None) -> list[str]:
+    """Registration ids (as strings) of the players in Day 2 of ``pod``, in Day 1
+    standing order for the cut (P-D2-1): 19+ match points or the top 32, dropped and
+    disqualified players passed over. Once Day 2 has started: those seated in its first
+    round. ``day1``: the pod's Day 1 standings when the caller has them (else computed)."""
+    first = event.rounds.filter(pod=pod, phase=Phase.SWISS_DAY2).order_by("number").first()
+    if first is not None:
+        seats = MatchSeat.objects.filter(round=first).values_list("registration_id", flat=True)
+        return [str(r) for r in seats]
+    ps = day1 if day1 is not None else swiss_standings(event, pod)
+    regs = ps.registrations
+    rows = [
+        (row.player, row.match_points)
+        for row in ps.rows
+        if not regs[row.player].dropped and not regs[row.player].disqualified
+    ]
+    return list(day2_cut(rows))
 
 
 def _add_records(a: str, b: str) -> str:
@@ -64,13 +82,11 @@ def _row(line: Line, ps: PodStandings) -> _Row:
 
 def with_day2(event: Event, ps: PodStandings) -> PodStandings:
     """``ps`` (Day 1 standings) re-ordered after the complete Day 2 rounds, if any."""
-    from .services import PodStandings
-
     done = event.rounds.filter(pod=ps.pod, phase=Phase.SWISS_DAY2, status=RoundStatus.COMPLETE)
     day2_done = list(done.order_by("number"))
     if not day2_done:
         return ps
-    qualified = day2_qualified(event, ps.pod)
+    qualified = day2_qualified(event, ps.pod, ps)
     lines = _day2_lines(event, ps, qualified, day2_done)
     day1 = {row.player: row for row in ps.rows}
     carried = {p: day1[p].match_points for p in qualified}

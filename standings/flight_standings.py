@@ -2,7 +2,7 @@
 
 Each flight is its own Swiss pod (``masters#flight-1``…). The division's list starts
 with the top cut taken equally from every flight and merged by Swiss standing and
-tiebreakers (``pairings.engine.flights.merged_cut``, its seed the last round's); the other
+tiebreakers (``standings.engine.flights.merged_cut``, its seed the last round's); the other
 players follow by match points, tardiness, OWP, OOWP, then their place in their own
 flight. Places are per division as always (R-5).
 """
@@ -10,17 +10,14 @@ flight. Places are per division as always (R-5).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from pairings.engine.flights import FlightsRefused, merged_cut
 from tournaments.models import Division, Event
-from tournaments.pods import flight_pod
 
 from .day2_standings import _Row
-
-if TYPE_CHECKING:
-    from .services import PodStandings
+from .engine.flights import FlightsRefused, merged_cut
+from .swiss_standings import PodStandings
 
 
 def _rows(ps: PodStandings) -> list[_Row]:
@@ -38,13 +35,11 @@ def _rows(ps: PodStandings) -> list[_Row]:
     ]
 
 
-def merged_standings(event: Event, division: Division) -> PodStandings:
-    """One PodStandings for the flighted ``division`` (P-FL-5, see the module notes)."""
-    from .services import PodStandings, pod_standings
-
-    flights = [
-        pod_standings(event, flight_pod(division.pod, n)) for n in range(1, division.flights + 1)
-    ]
+def merged_standings(
+    event: Event, division: Division, flights: Sequence[PodStandings]
+) -> PodStandings:
+    """One PodStandings for the flighted ``division`` (P-FL-5, see the module notes) from
+    ``flights``: each flight's own standings, flight 1 first."""
     rows = [_rows(ps) for ps in flights]
     cut: tuple[str, ...] = ()
     if division.cut and all(ps.rounds >= division.rounds for ps in flights):

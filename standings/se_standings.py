@@ -11,16 +11,31 @@ players still expect the ruleset's columns on every row).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from pairings.engine.elimination import THIRD_PLACE_WHY
-from pairings.se_services import se_seeds
 from rulesets import Context, get_ruleset
 from tournaments.models import Event, Phase, RoundStatus
 
 from . import adapters
-from .engine.placement import single_elimination_places
+from .engine.placement import THIRD_PLACE_WHY, single_elimination_places
 from .engine.types import MatchRecord
+
+_SEEDS = re.compile(r"seed (\d+)")
+
+
+def se_seeds(event: Event, pod: str) -> dict[int, int]:
+    """``{registration id: seed}`` of a standalone bracket (P-SE-1), read from round 1's
+    ``why`` (``"seed 1 vs seed 8"``, ``"bye: seed 3"``), where the pairing wrote them."""
+    first = event.rounds.filter(pod=pod, phase=Phase.SINGLE_ELIMINATION).order_by("number").first()
+    if first is None:
+        return {}
+    seeds: dict[int, int] = {}
+    for m in first.matches.order_by("pk").prefetch_related("seats"):
+        numbers = [int(n) for n in _SEEDS.findall(m.why)]
+        for seat, number in zip(m.seats.all(), numbers, strict=False):
+            seeds[seat.registration_id] = number
+    return seeds
 
 
 def _lines(event: Event, pod: str, regs: list[Any], matches: list[MatchRecord]) -> dict:

@@ -7,13 +7,11 @@ the Celery task that recomputes after every round.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-from pairings.engine.elimination import THIRD_PLACE_WHY
-from rulesets import Context, Line, get_ruleset
+from rulesets import get_ruleset
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -21,75 +19,37 @@ from tournaments.models import (
     Event,
     Phase,
     Registration,
-    Round,
     RoundStatus,
 )
-from tournaments.pods import cut_pod_name, in_pod
+from tournaments.pods import cut_pod_name, flight_pod
+from tournaments.procedures import Stage, group_stages, standalone_bracket
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import event_finish
 from tournaments.services.runs import run_claim, run_finish, run_heartbeat, run_request
 
 from . import adapters
+from .day2_standings import with_day2
+from .engine.placement import THIRD_PLACE_WHY
+from .flight_standings import merged_standings
 from .models import StandingsSnapshot
+from .se_standings import se_standings_data
+from .swiss_standings import PodStandings, swiss_standings
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class PodStandings:
-    """Swiss standings of one pod: lines in order, and how many Swiss rounds they cover."""
-
-    pod: str
-    rounds: int
-    rows: tuple[Line, ...]
-    registrations: dict[str, Registration]
-
-
-def _complete_swiss_rounds(event: Event, pod: str) -> list[Round]:
-    rounds = event.rounds.filter(pod=pod, phase=Phase.SWISS, status=RoundStatus.COMPLETE)
-    return list(rounds.order_by("number"))
-
-
-def _pod_playoffs(event: Event, pod: str) -> list[Any]:
-    """The top-cut matches of the pod's divisions (R-8 counts them when asked to)."""
-    if not event.options.get("playoffs_in_tiebreakers"):
-        return []
-    codes = event.divisions.filter(pod=pod).values_list("code", flat=True)
-    return [
-        m
-        for code in codes
-        for m in adapters.match_records(event, cut_pod_name(code), phases=(Phase.TOP_CUT,))
-    ]
-
-
-def pod_standings(event: Event, pod: str, *, with_day2: bool = True) -> PodStandings:
-    """Swiss standings of ``pod`` after its last complete round, by the event's ruleset
-    strategy (pokemon: P-TB-1…7, R-1, R-2, R-5). Ties left after every tiebreaker are
-    ordered from the last round's stored seed (I-6). A two-day event is re-ordered after
-    its Day 2 rounds unless ``with_day2`` is False (P-D2-2, R-3; ``day2_standings``).
-    A flighted division's pod merges its flights (P-FL-5; ``flight_standings``)."""
+def pod_standings(event: Event, pod: str) -> PodStandings:
+    """Swiss standings of ``pod`` after its last complete round (``swiss_standings``: the
+    event's ruleset, P-TB, R-5, I-6), then each later stage's order: a two-day event is
+    re-ordered after its Day 2 rounds (P-D2-2, R-3; ``day2_standings``); a flighted
+    division's pod merges its flights' standings (P-FL-5; ``flight_standings``)."""
     flighted = event.divisions.filter(pod=pod, flights__gt=0).first()
     if flighted is not None:
-        from .flight_standings import merged_standings
-
-        return merged_standings(event, flighted)
-    regs = list(
-        Registration.objects.filter(in_pod(pod), event=event).select_related("player", "division")
-    )
-    complete = _complete_swiss_rounds(event, pod)
-    matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
-    ctx = Context(
-        rounds=len(complete),
-        seed=complete[-1].seed if complete else 0,
-        options=event.options,
-        playoff_matches=_pod_playoffs(event, pod),
-    )
-    lines = get_ruleset(event.ruleset).standings(adapters.entrants(regs), matches, ctx)
-    ps = PodStandings(pod, len(complete), tuple(lines), {str(r.pk): r for r in regs})
-    if with_day2 and event.day2_rounds:
-        from .day2_standings import with_day2 as day2_reorder
-
-        return day2_reorder(event, ps)
+        flights = [pod_standings(event, flight_pod(pod, n)) for n in range(1, flighted.flights + 1)]
+        return merged_standings(event, flighted, flights)
+    ps = swiss_standings(event, pod)
+    if Stage.DAY2 in group_stages(event, pod):
+        return with_day2(event, ps)
     return ps
 
 
@@ -144,9 +104,7 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
 def standings_data(event: Event) -> dict[str, Any]:
     """The event's current standings as the Standings JSON of INTERFACES.md, plus
     ``rounds`` (complete Swiss rounds per division) and exact Fractions as strings."""
-    if event.structure == "single-elimination":  # a bracket only: P-SE-5 placement
-        from .se_standings import se_standings_data
-
+    if standalone_bracket(event):  # a bracket only: P-SE-5 placement
         return se_standings_data(event)
     divisions: dict[str, list[dict[str, Any]]] = {}
     rounds: dict[str, int] = {}

@@ -18,6 +18,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 
 from rulesets import Ruleset
+from rulesets.i18n import gettext_noop  # labels translated where shown (|translated)
 
 LAST_TURN_SECONDS = 30 * 60  # MP-TIME-1: the hard last-turn limit after time is called
 INTENTIONAL_DRAW_SECONDS = 150 * 60  # MP-TIME-1: top cut after an intentional draw
@@ -103,7 +104,7 @@ def round_clock(
     else:
         base = rules.elimination_seconds if elimination else rules.round_seconds
         clock = timed_clock(elapsed, base=base, extra_seconds=extra)
-    return replace(clock, paused=True, label="Paused") if times.paused else clock
+    return replace(clock, paused=True, label=gettext_noop("Paused")) if times.paused else clock
 
 
 def timed_clock(elapsed: int, *, base: int | None, extra_seconds: int = 0) -> Clock:
@@ -111,11 +112,11 @@ def timed_clock(elapsed: int, *, base: int | None, extra_seconds: int = 0) -> Cl
     then time is over. RULES.md is silent on head-to-head round times; the ruleset
     modules declare them."""
     if base is None:
-        return Clock(elapsed, None, None, "untimed", "Untimed")
+        return Clock(elapsed, None, None, "untimed", gettext_noop("Untimed"))
     limit = base + extra_seconds
     if elapsed < limit:
-        return Clock(elapsed, limit, limit - elapsed, "playing", "Round time")
-    return Clock(elapsed, limit, limit - elapsed, "over", "Time")
+        return Clock(elapsed, limit, limit - elapsed, "playing", gettext_noop("Round time"))
+    return Clock(elapsed, limit, limit - elapsed, "over", gettext_noop("Time"))
 
 
 def pod_clock(
@@ -141,14 +142,16 @@ def pod_clock(
         phase = "playing" if elapsed < limit else "over"
         return Clock(elapsed, limit, limit - elapsed, phase, "150-minute limit (intentional draw)")
     if swiss_seconds is None:
-        return Clock(elapsed, None, None, "untimed", "Untimed")
+        return Clock(elapsed, None, None, "untimed", gettext_noop("Untimed"))
     swiss = swiss_seconds + extra_seconds
     if elapsed < swiss:
-        return Clock(elapsed, swiss, swiss - elapsed, "playing", "Round time")
+        return Clock(elapsed, swiss, swiss - elapsed, "playing", gettext_noop("Round time"))
     limit = swiss + LAST_TURN_SECONDS
     if elapsed < limit:
-        return Clock(elapsed, limit, limit - elapsed, "last-turn", "Time: last turn")
-    return Clock(elapsed, limit, limit - elapsed, "over", "Last-turn limit reached: draw")
+        return Clock(elapsed, limit, limit - elapsed, "last-turn", gettext_noop("Time: last turn"))
+    return Clock(
+        elapsed, limit, limit - elapsed, "over", gettext_noop("Last-turn limit reached: draw")
+    )
 
 
 def clock_text(seconds: int | None) -> str:

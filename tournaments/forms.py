@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 import rulesets
 from rulesets import RULESETS, Ruleset, get_ruleset
@@ -13,6 +14,7 @@ from .models import (
     Division,
     DivisionCode,
     Event,
+    ImportFormat,
     PenaltyKind,
     Registration,
     SelfReportMode,
@@ -27,9 +29,9 @@ TOP_CUT_CHOICES = [(0, "No top cut")] + [
 
 # How the age divisions are paired: {division code: pod} (P-AGE-2, P-AGE-3, P-AGE-6).
 DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
-    "open": ("One open division (no age divisions)", {DivisionCode.OPEN: "open"}),
+    "open": (_("One open division (no age divisions)"), {DivisionCode.OPEN: "open"}),
     "age": (
-        "Junior, Senior, Masters: apart or age-modified, decided when check-in closes",
+        _("Junior, Senior, Masters: apart or age-modified, decided when check-in closes"),
         {
             DivisionCode.JUNIOR: "junior",
             DivisionCode.SENIOR: "senior",
@@ -37,7 +39,7 @@ DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
     "age-modified": (
-        "Junior and Senior paired together, Masters apart (age-modified Swiss)",
+        _("Junior and Senior paired together, Masters apart (age-modified Swiss)"),
         {
             DivisionCode.JUNIOR: "junior+senior",
             DivisionCode.SENIOR: "junior+senior",
@@ -65,52 +67,63 @@ class EventForm(forms.Form):
         "day2_rounds": 0,
     }
 
-    name = forms.CharField(max_length=200)
-    ruleset = forms.ChoiceField(choices=rulesets.choices, initial=rulesets.DEFAULT)
-    structure = forms.ChoiceField(choices=Structure.choices, initial=Structure.SWISS_TOP_CUT)
+    name = forms.CharField(max_length=200, label=_("Name"))
+    ruleset = forms.ChoiceField(
+        choices=lambda: [(key, _(label)) for key, label in rulesets.choices()],
+        initial=rulesets.DEFAULT,
+        label=_("Ruleset"),
+    )
+    structure = forms.ChoiceField(
+        choices=Structure.choices, initial=Structure.SWISS_TOP_CUT, label=_("Structure")
+    )
     divisions = forms.ChoiceField(
         choices=[(k, label) for k, (label, _) in DIVISION_LAYOUTS.items()],
         initial="open",
-        label="Age divisions",
+        label=_("Age divisions"),
     )
     swiss_rounds = forms.IntegerField(
-        min_value=0, max_value=20, initial=3, label="Swiss rounds (announced)"
+        min_value=0, max_value=20, initial=3, label=_("Swiss rounds (announced)")
     )
     day2_rounds = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=10,
         initial=0,
-        label="Day 2 Swiss rounds (two-day event, 0 = one day)",
-        help_text="Day 2 cut: 19+ match points or the top 32, whichever is larger.",
+        label=_("Day 2 Swiss rounds (two-day event, 0 = one day)"),
+        help_text=_("Day 2 cut: 19+ match points or the top 32, whichever is larger."),
     )
     top_cut_size = forms.TypedChoiceField(
         choices=TOP_CUT_CHOICES,
         coerce=int,
         initial=0,
-        label="Top cut",
-        help_text="Head-to-head: 2, 4, 8, 16, 32 or 64 players. Multiplayer pods: 4, 7, 10, "
-        "13, 16, 40 or 64 players.",
+        label=_("Top cut"),
+        help_text=_(
+            "Head-to-head: 2, 4, 8, 16, 32 or 64 players. Multiplayer pods: 4, 7, 10, "
+            "13, 16, 40 or 64 players."
+        ),
     )
-    third_place_playoff = forms.BooleanField(required=False, label="3rd/4th place playoff")
+    third_place_playoff = forms.BooleanField(required=False, label=_("3rd/4th place playoff"))
     prizes = forms.CharField(
+        label=_("Prizes"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="How many players receive prizes, and what.",
+        help_text=_("How many players receive prizes, and what."),
     )
-    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    location = forms.CharField(max_length=200, required=False)
+    date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("Date")
+    )
+    location = forms.CharField(max_length=200, required=False, label=_("Location"))
     season_year = forms.IntegerField(
         min_value=2000,
         max_value=2100,
         required=False,
-        label="Season (the year it ends in)",
-        help_text="Sets the age cut-offs. Empty: the season of the event date.",
+        label=_("Season (the year it ends in)"),
+        help_text=_("Sets the age cut-offs. Empty: the season of the event date."),
     )
     awards_championship_points = forms.BooleanField(
         required=False,
-        label="Awards Championship Points",
-        help_text="Adding a player after round 2 then needs an explicit override.",
+        label=_("Awards Championship Points"),
+        help_text=_("Adding a player after round 2 then needs an explicit override."),
     )
 
     def clean(self) -> dict[str, Any]:
@@ -145,11 +158,13 @@ class EventForm(forms.Form):
 class PlayerForm(forms.Form):
     """One player: name, the organisation's player id, birth year and division."""
 
-    name = forms.CharField(max_length=200)
-    player_id = forms.CharField(max_length=40, required=False, label="Player id")
-    birth_year = forms.IntegerField(min_value=1900, max_value=2100, required=False)
+    name = forms.CharField(max_length=200, label=_("Name"))
+    player_id = forms.CharField(max_length=40, required=False, label=_("Player id"))
+    birth_year = forms.IntegerField(
+        min_value=1900, max_value=2100, required=False, label=_("Birth year")
+    )
     division = forms.ModelChoiceField(
-        queryset=Division.objects.none(), required=False, empty_label=None
+        queryset=Division.objects.none(), required=False, empty_label=None, label=_("Division")
     )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
@@ -164,25 +179,8 @@ class PlayerForm(forms.Form):
 
     override_late_entry = forms.BooleanField(
         required=False,
-        label="Override: add this player although round 2 is over (Championship Points event)",
+        label=_("Override: add this player although round 2 is over (Championship Points event)"),
     )
-
-
-class PlayersCsvForm(forms.Form):
-    """Pasted lines ``name,player id,birth year``; ``ages`` False (a ruleset without age
-    divisions) asks for ``name,player id`` only."""
-
-    lines = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Ash Ketchum,1234567,1999"}),
-        label="Paste players, one per line: name,player id,birth year",
-    )
-
-    def __init__(self, *args: Any, ages: bool = True, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not ages:
-            field = self.fields["lines"]
-            field.label = "Paste players, one per line: name,player id"
-            field.widget.attrs["placeholder"] = "Ann Lee,1234567"
 
 
 class DivisionForm(forms.Form):
@@ -201,11 +199,11 @@ class CheckinCloseForm(forms.Form):
 
     swiss_rounds = forms.IntegerField(min_value=1, max_value=20, required=False)
     top_cut = forms.TypedChoiceField(
-        choices=[("", "Recommended")] + TOP_CUT_CHOICES,
+        choices=[("", _("Recommended"))] + TOP_CUT_CHOICES,
         coerce=int,
         empty_value=None,
         required=False,
-        label="Top cut of the largest division",
+        label=_("Top cut of the largest division"),
     )
 
     def __init__(self, *args: Any, cuts: tuple[int, ...] | None = None, **kwargs: Any) -> None:
@@ -215,12 +213,20 @@ class CheckinCloseForm(forms.Form):
             self.fields["top_cut"].choices = [("", "Recommended"), *allowed]
 
 
-class TdfUploadForm(forms.Form):
-    file = forms.FileField(label="TOM file (.tdf)")
+class EventFileForm(forms.Form):
+    """An event file to import (TOM, event JSON, WER, melee.gg) and its format; no
+    format means "tell from the file" (``services.import_jobs.import_format_guess``)."""
+
+    file = forms.FileField(label=_("Event file"))
+    format = forms.ChoiceField(
+        choices=[("", _("Tell from the file")), *ImportFormat.choices],
+        required=False,
+        label=_("Format"),
+    )
 
 
 class DropForm(forms.Form):
-    reason = forms.CharField(max_length=200, required=False)
+    reason = forms.CharField(max_length=200, required=False, label=_("Reason"))
 
 
 RESULT_CHOICES = [
@@ -243,14 +249,14 @@ class PairForm(forms.Form):
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(max_length=100, required=False, label="Find my table")
+    q = forms.CharField(max_length=100, required=False, label=_("Find my table"))
 
 
 class ReasonResultForm(ResultForm):
     """A judge's correction or a dispute resolution: the result, the version shown, and
     the reason written to the audit trail (P-POST-4)."""
 
-    reason = forms.CharField(max_length=500, label="Reason")
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
 PLAYER_RESULT_CHOICES = [
@@ -268,18 +274,18 @@ class PlayerReportForm(forms.Form):
 
 
 class PlayerDropForm(forms.Form):
-    confirm = forms.BooleanField(label="Yes, drop me from the event")
+    confirm = forms.BooleanField(label=_("Yes, drop me from the event"))
 
 
 class StaffInviteForm(forms.Form):
-    who = forms.CharField(max_length=254, label="Username or e-mail")
+    who = forms.CharField(max_length=254, label=_("Username or e-mail"))
     role = forms.ChoiceField(choices=StaffRole.choices)
 
 
 class EventSettingsForm(forms.Form):
     self_report = forms.ChoiceField(
         choices=SelfReportMode.choices,
-        label="When both players report the same result",
+        label=_("When both players report the same result"),
         widget=forms.RadioSelect,
     )
 
@@ -287,9 +293,9 @@ class EventSettingsForm(forms.Form):
 class PenaltyForm(forms.Form):
     """A penalty note: the player, the round, the penalty and the infraction."""
 
-    registration = forms.ModelChoiceField(queryset=Registration.objects.none(), label="Player")
-    round_number = forms.IntegerField(min_value=1, required=False, label="Round")
-    kind = forms.ChoiceField(choices=PenaltyKind.choices, label="Penalty")
+    registration = forms.ModelChoiceField(queryset=Registration.objects.none(), label=_("Player"))
+    round_number = forms.IntegerField(min_value=1, required=False, label=_("Round"))
+    kind = forms.ChoiceField(choices=PenaltyKind.choices, label=_("Penalty"))
     infraction = forms.CharField(max_length=200)
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -303,17 +309,19 @@ class PenaltyForm(forms.Form):
 class AuditFilterForm(forms.Form):
     """Filters of the audit page; choices are filled from the event."""
 
-    round = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
-    player = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
-    person = forms.ChoiceField(required=False)
+    round = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("Round"))
+    player = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label=_("Player"))
+    person = forms.ChoiceField(required=False, label=_("Who"))
 
     def __init__(
         self, *args: Any, rounds: list[int], players: list[Any], people: list[Any], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [("", "Any round")] + [(n, f"Round {n}") for n in rounds]
-        self.fields["player"].choices = [("", "Any player")] + players
-        self.fields["person"].choices = [("", "Anyone")] + people
+        self.fields["round"].choices = [("", _("Any round"))] + [
+            (n, _("Round %(number)s") % {"number": n}) for n in rounds
+        ]
+        self.fields["player"].choices = [("", _("Any player"))] + players
+        self.fields["person"].choices = [("", _("Anyone"))] + people
 
 
 #: Quick game-score buttons of a best-of-3 match slip (M-MATCH-1): games won by the
@@ -329,9 +337,9 @@ class GameScoreForm(forms.Form):
     ``cleaned_data["games"]`` is the ``(a, b, drawn)`` tuple."""
 
     score = forms.RegexField(regex=r"^\d-\d-\d$", required=False)
-    wins_1 = forms.IntegerField(min_value=0, max_value=9, required=False, label="Wins, player 1")
-    wins_2 = forms.IntegerField(min_value=0, max_value=9, required=False, label="Wins, player 2")
-    draws = forms.IntegerField(min_value=0, max_value=9, required=False, label="Drawn games")
+    wins_1 = forms.IntegerField(min_value=0, max_value=9, required=False, label=_("Wins, player 1"))
+    wins_2 = forms.IntegerField(min_value=0, max_value=9, required=False, label=_("Wins, player 2"))
+    draws = forms.IntegerField(min_value=0, max_value=9, required=False, label=_("Drawn games"))
     version = forms.IntegerField(min_value=0)
 
     def clean(self) -> dict[str, Any]:
@@ -352,9 +360,9 @@ class ReasonGameScoreForm(GameScoreForm):
     (the form shows the recorded ones) and ``cleaned_data["games"]`` is None."""
 
     result = forms.ChoiceField(
-        choices=[("", "The game score"), ("double-loss", "Double loss")], required=False
+        choices=[("", _("The game score")), ("double-loss", _("Double loss"))], required=False
     )
-    reason = forms.CharField(max_length=500, label="Reason")
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
     def clean(self) -> dict[str, Any]:
         if self.cleaned_data.get("result") == "double-loss":
@@ -373,8 +381,8 @@ class PlayerGameReportForm(GameScoreForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["wins_1"].label = "Games you won"
-        self.fields["wins_2"].label = "Games your opponent won"
+        self.fields["wins_1"].label = _("Games you won")
+        self.fields["wins_2"].label = _("Games your opponent won")
 
 
 class EventOptionsForm(forms.Form):
@@ -387,6 +395,161 @@ class EventOptionsForm(forms.Form):
             if spec.kind == "bool":
                 field = forms.BooleanField(required=False)
             else:
-                field = forms.ChoiceField(choices=[(str(c), str(c)) for c in spec.choices])
-            field.label, field.help_text = spec.label, spec.help
+                field = forms.ChoiceField(choices=[(str(c), _(str(c))) for c in spec.choices])
+            # Registry texts (rulesets.i18n.gettext_noop) in the visitor's language.
+            field.label, field.help_text = _(spec.label), _(spec.help) if spec.help else ""
             self.fields[spec.name] = field
+
+
+class PlayersSheetForm(forms.Form):
+    """Players pasted from a spreadsheet or uploaded as a .csv/.tsv/.txt file (one of
+    the two); ``confirm`` saves what the preview showed, ``allow_duplicates`` confirms
+    that players with the same name are different people. ``cleaned_data["text"]`` is
+    the sheet's text, from the file when one was uploaded."""
+
+    lines = forms.CharField(
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 6, "placeholder": "Ash Ketchum,1234567,1999", "spellcheck": "false"}
+        ),
+        label=_("Paste players, one per line: name, player id, birth year, division"),
+        strip=False,
+    )
+    file = forms.FileField(
+        required=False,
+        label=_("Or upload a spreadsheet (.csv, .tsv, .txt)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.tsv,.txt,text/csv"}),
+    )
+    allow_duplicates = forms.BooleanField(
+        required=False, label=_("These are different players with the same name")
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, ages: bool = True, max_bytes: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_bytes = max_bytes
+        if not ages:
+            field = self.fields["lines"]
+            field.label = _("Paste players, one per line: name, player id")
+            field.widget.attrs["placeholder"] = "Ann Lee,1234567"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload:
+            if self.max_bytes and upload.size > self.max_bytes:
+                raise forms.ValidationError(
+                    f"The file is {upload.size / 2**20:.1f} MB; at most "
+                    f"{self.max_bytes // 2**20} MB."
+                )
+            data["text"] = decode_sheet(upload.read())
+        else:
+            data["text"] = data.get("lines") or ""
+        if not data["text"].strip():
+            raise forms.ValidationError("Paste the players or choose a file.")
+        return data
+
+
+def decode_sheet(content: bytes) -> str:
+    """An uploaded sheet's text: UTF-8 (with or without BOM), UTF-16 with BOM, else
+    Windows-1252 (what older spreadsheet programs export)."""
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return content.decode("utf-16")
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("cp1252", errors="replace")
+
+
+class PlayerEditForm(forms.Form):
+    """Fix a registered player: name, player id, birth year (``ages``: the event has age
+    divisions). The ``was_*`` fields carry the values shown (optimistic check)."""
+
+    name = forms.CharField(max_length=200, label=_("Name"))
+    player_id = forms.CharField(max_length=40, required=False, label=_("Player id"))
+    birth_year = forms.IntegerField(
+        min_value=1900, max_value=2100, required=False, label=_("Birth year")
+    )
+    was_name = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    was_player_id = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    was_birth_year = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, ages: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ages = ages
+        if not ages:
+            del self.fields["birth_year"], self.fields["was_birth_year"]
+
+    @classmethod
+    def for_player(cls, player: Any, *, ages: bool) -> PlayerEditForm:
+        values = {"name": player.name, "player_id": player.player_id}
+        if ages:
+            values["birth_year"] = player.birth_year
+        return cls(initial=values | {f"was_{k}": v for k, v in values.items()}, ages=ages)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """``player_update`` keyword arguments: the new values and ``expected``."""
+        data = self.cleaned_data
+        fields = ["name", "player_id"] + (["birth_year"] if self.ages else [])
+        expected = {f: data.get(f"was_{f}") for f in fields}
+        expected["player_id"] = expected["player_id"] or ""
+        return {f: data.get(f) if f != "player_id" else data.get(f) or "" for f in fields} | {
+            "expected": expected
+        }
+
+
+class DisqualifyForm(forms.Form):
+    """Disqualify a player: the reason and an explicit confirmation."""
+
+    reason = forms.CharField(max_length=200, label=_("Reason"))
+    confirm = forms.BooleanField(label=_("Yes, disqualify this player"))
+
+
+class EventEditForm(forms.Form):
+    """The event's name, date, venue and announced Swiss rounds; ``rounds`` False hides
+    the rounds (they can no longer change). ``was_*`` carry the values shown."""
+
+    name = forms.CharField(max_length=200, label=_("Name"))
+    date = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        label=_("Date"),
+    )
+    location = forms.CharField(max_length=200, required=False, label=_("Venue"))
+    swiss_rounds = forms.IntegerField(
+        min_value=1, max_value=20, label=_("Swiss rounds (announced)")
+    )
+    was_name = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    was_date = forms.DateField(required=False, widget=forms.HiddenInput)
+    was_location = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+    was_swiss_rounds = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, rounds: bool = True, floor: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rounds = rounds
+        if not rounds:
+            del self.fields["swiss_rounds"], self.fields["was_swiss_rounds"]
+        elif floor:
+            self.fields["swiss_rounds"].min_value = floor
+            self.fields["swiss_rounds"].widget.attrs["min"] = floor
+            self.fields["swiss_rounds"].help_text = _(
+                "Round %(number)s is paired: at least %(number)s."
+            ) % {"number": floor}
+
+    @classmethod
+    def for_event(cls, event: Event, *, rounds: bool, floor: int) -> EventEditForm:
+        fields = ["name", "date", "location"] + (["swiss_rounds"] if rounds else [])
+        values = {f: getattr(event, f) for f in fields}
+        return cls(
+            initial=values | {f"was_{k}": v for k, v in values.items()}, rounds=rounds, floor=floor
+        )
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """``event_update`` keyword arguments: the new values and ``expected``."""
+        data = self.cleaned_data
+        fields = ["name", "date", "location"] + (["swiss_rounds"] if self.rounds else [])
+        expected = {f: data.get(f"was_{f}") for f in fields}
+        expected["location"] = expected["location"] or ""
+        values = {f: data.get(f) for f in fields}
+        values["location"] = values["location"] or ""
+        return values | {"expected": expected}

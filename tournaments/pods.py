@@ -1,12 +1,13 @@
 """Pairing groups ("pods") by name: the one place a pod name becomes a label.
 
 A Swiss pod is named by the divisions paired together (``junior+senior``); a division's
-top-cut bracket is ``<division>-top-cut``. ``pairings.pods`` builds on this module.
+top-cut bracket is ``<division>-top-cut``. ``tournaments.procedures`` says what each plays.
 """
 
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from .models import DivisionCode
 
@@ -17,12 +18,12 @@ FLIGHT_SEP = "#flight-"
 def pod_label(pod: str) -> str:
     """``junior+senior`` → "Junior + Senior"; ``masters-top-cut`` → "Masters top cut"."""
     if pod.endswith(CUT_SUFFIX):
-        return f"{pod_label(pod.removesuffix(CUT_SUFFIX))} top cut"
+        return _("%(pod)s top cut") % {"pod": pod_label(pod.removesuffix(CUT_SUFFIX))}
     base, flight = split_flight(pod)
     if flight is not None:
-        return f"{pod_label(base)} flight {flight}"
+        return _("%(pod)s flight %(flight)s") % {"pod": pod_label(base), "flight": flight}
     names = dict(DivisionCode.choices)
-    return " + ".join(names.get(part, part.title()) for part in pod.split("+"))
+    return " + ".join(str(names.get(part, part.title())) for part in pod.split("+"))
 
 
 def cut_pod_name(division_code: str) -> str:

@@ -18,11 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypedDict
 
+from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from .models import Event, Round
-from .selectors import current_public_rounds, names_for_public, pairings_for_public
+from .selectors import RoundView, current_public_rounds, names_for_public, pairings_for_public
 
 TEMPLATE = "tournaments/public/pairings.html"
 TIMEOUT = 3 * 24 * 3600  # seconds; an event lasts a day or two
@@ -36,12 +38,29 @@ class PairingsFragment(TypedDict):
     by_name: str
 
 
-def _key(event_id: int) -> str:
-    return f"matchslip:pairings:{event_id}"
+def _key(event_id: int, language: str | None = None) -> str:
+    """One fragment per language (issue 13): the current one unless ``language``."""
+    return f"matchslip:pairings:{event_id}:{language or translation.get_language()}"
 
 
-def _render(event: Event, rounds: Sequence[Round]) -> PairingsFragment:
-    views = pairings_for_public(event, rounds)
+def _set_every_language(event: Event, rounds: Sequence[Round], views: Sequence[RoundView]):
+    """Render and store the fragment in each of ``settings.LANGUAGES``; returns the one of
+    the current language."""
+    current = translation.get_language()
+    mine = None
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            fragment = _render(event, rounds, views)
+        cache.set(_key(event.pk, code), fragment, TIMEOUT)
+        if code == current or mine is None:
+            mine = fragment
+    return mine
+
+
+def _render(
+    event: Event, rounds: Sequence[Round], views: Sequence[RoundView] | None = None
+) -> PairingsFragment:
+    views = pairings_for_public(event, rounds) if views is None else views
     context = {"event": event, "rounds": views, "names": names_for_public(views)}
     return {
         "rounds": [r.pk for r in rounds],
@@ -54,9 +73,16 @@ def pairings_fragment_store(event_id: int) -> PairingsFragment:
     """Render the current published round(s)' pairings of the event and store them in
     the cache (Redis when configured). Returns what was stored. 5 queries."""
     event = Event.objects.get(pk=event_id)
-    fragment = _render(event, current_public_rounds(event))
-    cache.set(_key(event_id), fragment, TIMEOUT)
-    return fragment
+    rounds = current_public_rounds(event)
+    return _set_every_language(event, rounds, pairings_for_public(event, rounds))
+
+
+def pairings_fragment_save(
+    event: Event, rounds: Sequence[Round], views: Sequence[RoundView]
+) -> PairingsFragment:
+    """Render and store the fragment of ``rounds`` from their ``views``, already read
+    (``pairings_for_public(event, rounds)``, with records): no query. Returns it."""
+    return _set_every_language(event, rounds, views)
 
 
 def pairings_fragment(event: Event, rounds: Sequence[Round]) -> PairingsFragment:
@@ -70,5 +96,5 @@ def pairings_fragment(event: Event, rounds: Sequence[Round]) -> PairingsFragment
 
 
 def pairings_fragment_forget(event_id: int) -> None:
-    """Drop the stored fragment (the next public request renders it again)."""
-    cache.delete(_key(event_id))
+    """Drop the stored fragments (the next public request renders them again)."""
+    cache.delete_many([_key(event_id, code) for code, _name in settings.LANGUAGES])

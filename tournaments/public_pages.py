@@ -16,12 +16,20 @@ Layout in the cache (``TolerantRedisCache``: an unreachable Redis is a miss):
 
 Every change that alters what those pages show calls :func:`public_pages_changed` in its
 transaction (round publish, discard, re-pair, completion, a correction, a standings
-snapshot, an import): it drops the pointer at once and after commit builds a new version
-and then sets the pointer, so a reader sees the old set, the new one or a render from
-PostgreSQL, never a mix. A request that finds no pointer (Redis emptied, restarted or
-down) renders from PostgreSQL as before and, when it can take a short build lock (never
-while Redis is down), builds the set for the next requests; that lazy build only *adds*
-the pointer, so it never replaces a newer one written by a change meanwhile.
+snapshot, an import): it drops the pointer at once and, after commit, drops it again,
+stamps a new *generation* (``matchslip:pub-gen:<event id>``) and sends the build to a
+Celery worker (:func:`public_pages_committed`, ``tournaments.tasks.public_pages_build``;
+in-process when no broker is configured), so neither the request nor the standings and
+pairing tasks wait for a build: from the last slip to the next round published costs
+standings + pairing only (issue 12). The build writes a
+new version and then sets the pointer, so a reader sees the old set, the new one or a
+render from PostgreSQL, never a mix. A build whose generation is no longer current (a
+newer change committed meanwhile) is skipped or thrown away: changes in quick
+succession cost one build, and a slow build never points to pages older than a change.
+A request that finds no pointer (Redis emptied, restarted or down, a build under way)
+renders from PostgreSQL as before and, when it can take a short build lock (never while
+Redis is down), builds the set for the next requests; that lazy build only *adds* the
+pointer, and only while the generation it read is still current.
 
 Pages are built by calling their own views with a synthetic anonymous request (as a
 warming reverse proxy would), so the prebuilt page is byte for byte what the view
@@ -36,28 +44,34 @@ import hashlib
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import transaction
 from django.test import RequestFactory
 from django.urls import resolve, reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django_htmx.middleware import HtmxDetails
 
 from .models import Event, Registration
-from .public_cache import pairings_fragment_store
+from .outages import BROKER_ERRORS, broker_outage
+from .public_cache import pairings_fragment_save
 from .selectors import (
     NameEntry,
     current_public_rounds,
     names_for_public,
+    pairings_for_public,
     seats_for_public,
     tables_by_registration,
 )
 
 TIMEOUT = 3 * 24 * 3600  # seconds; an event lasts a day or two
 BUILD_LOCK_SECONDS = 30
+BUILD_TASK = "tournaments.tasks.public_pages_build"
 # page name → (URL name, query string): the prebuilt pages. Any other query is rendered.
 PAGES: dict[str, tuple[str, dict[str, str]]] = {
     "pairings-table": ("public:pairings", {}),
@@ -99,6 +113,24 @@ def _lock_key(slug: str) -> str:
     return f"matchslip:pub:{slug}:building"
 
 
+def _generation_key(event_id: int) -> str:
+    return f"matchslip:pub-gen:{event_id}"
+
+
+def _fragment_stale_key(event_id: int) -> str:
+    return f"matchslip:pub-gen:{event_id}:fragment-stale"
+
+
+def generation(event_id: int) -> str | None:
+    """The event's current build generation (None: none stamped, or the cache is down)."""
+    return cache.get(_generation_key(event_id))
+
+
+def _current(event_id: int, gen: str | None) -> bool:
+    """Whether a build that read generation ``gen`` may still publish its pages."""
+    return generation(event_id) in (gen, None)
+
+
 def etag_for(body: bytes, encoding: str = "plain") -> str:
     """A strong ETag of ``body``; the gzip representation gets its own (RFC 9110 §8.8.3)."""
     digest = hashlib.blake2b(body, digest_size=12).hexdigest()
@@ -130,13 +162,26 @@ def _row(e: NameEntry) -> NameRow:
     return (e.name, e.table, e.opponent, e.round_label, e.note, e.seat)
 
 
-def _build(event: Event) -> tuple[Pointer, dict[str, Any]]:
+def _build(event: Event, *, fragment: bool = False) -> tuple[Pointer, dict[str, Any]]:
     """Every prebuilt body, the name list and each player's table of ``event`` (by key
-    part, :func:`_versioned`), and the pointer to them. About 10 queries, plus those of
-    the page views."""
+    part, :func:`_versioned`), and the pointer to them; ``fragment``: the pairings
+    fragment (``public_cache``) is stored first, from the same read of the tables. About
+    8 queries, plus those of the page views (which find the fragment and the standings
+    tables in the cache)."""
+    with translation.override(settings.LANGUAGE_CODE):  # served to that language only
+        return _build_bodies(event, fragment=fragment)
+
+
+def _build_bodies(event: Event, *, fragment: bool) -> tuple[Pointer, dict[str, Any]]:
     version = f"{time.time_ns():x}"
     built_at = timezone.now()
     slug = event.slug
+    rounds = current_public_rounds(event)
+    # One read of the tables for the fragment, the name list and every player's table
+    # (which need no records: ``seats_for_public``).
+    views = (pairings_for_public if fragment else seats_for_public)(event, rounds)
+    if fragment:
+        pairings_fragment_save(event, rounds, views)
     values: dict[str, Any] = {}
     etags: dict[str, str] = {}
     for page in PAGES:
@@ -145,7 +190,6 @@ def _build(event: Event) -> tuple[Pointer, dict[str, Any]]:
             for encoding, body in (("plain", plain), ("gzip", gzip_bytes(plain))):
                 values[_body_part(page, variant, encoding)] = body
                 etags[f"{page}:{variant}:{encoding}"] = etag_for(plain, encoding)
-    views = seats_for_public(event, current_public_rounds(event))
     values["names"] = [_row(e) for e in names_for_public(views)]
     tables = tables_by_registration(views)
     tokens = Registration.objects.filter(event=event).values_list("pk", "report_token")
@@ -154,39 +198,102 @@ def _build(event: Event) -> tuple[Pointer, dict[str, Any]]:
     return Pointer(version, event.pk, built_at, etags), values
 
 
-def _store(event: Event, *, replace: bool) -> Pointer:
-    """Write a new version, then point to it; a replaced version's keys are deleted (a
-    request that read the old pointer just before then renders from PostgreSQL)."""
+def _store(event: Event, *, replace: bool, gen: str | None, fragment: bool = False) -> Pointer:
+    """Write a new version, then point to it, unless a change newer than generation
+    ``gen`` committed meanwhile (its keys are then deleted again: that change's build
+    follows). A replaced version's keys are deleted (a request that read the old pointer
+    just before then renders from PostgreSQL)."""
     slug = event.slug
-    new, values = _build(event)
-    cache.set_many({_versioned(slug, new.version, k): v for k, v in values.items()}, TIMEOUT)
+    new, values = _build(event, fragment=fragment)
+    keys = {_versioned(slug, new.version, k): v for k, v in values.items()}
+    cache.set_many(keys, TIMEOUT)
+    if not _current(event.pk, gen):
+        cache.delete_many(list(keys))
+        return new
     if not replace:
         cache.add(pointer_key(slug), new, TIMEOUT)
-        return new
-    old: Pointer | None = cache.get(pointer_key(slug))
-    cache.set(pointer_key(slug), new, TIMEOUT)
-    if old is not None and old.version != new.version:
-        cache.delete_many([_versioned(slug, old.version, k) for k in values])
+    else:
+        old: Pointer | None = cache.get(pointer_key(slug))
+        cache.set(pointer_key(slug), new, TIMEOUT)
+        if old is not None and old.version != new.version:
+            cache.delete_many([_versioned(slug, old.version, k) for k in values])
+    # Checked again after pointing: a change that committed between the check above and
+    # the pointer write stamped its generation before dropping the pointer
+    # (public_pages_committed), so it is seen here and these pages are withdrawn.
+    if not _current(event.pk, gen):
+        now: Pointer | None = cache.get(pointer_key(slug))
+        if now is not None and now.version == new.version:
+            cache.delete(pointer_key(slug))
     return new
 
 
-def public_pages_changed(event_id: int, *, pairings: bool = True) -> None:
+def public_pages_changed(event_id: int, *, pairings: bool = True, build: bool = True) -> None:
     """What the event's public pages show is changing in this transaction: drop the
-    current prebuilt pages now (until commit, requests render from PostgreSQL) and
-    rebuild them after commit (``pairings``: the pairings fragment too). 1 query."""
+    current prebuilt pages now (until the new ones are built, requests render from
+    PostgreSQL) and, after commit, have them rebuilt by a worker (``pairings``: the
+    pairings fragment too; :func:`public_pages_committed`). ``build`` False: another
+    change this commit queues (the standings run after a round completes) rebuilds them,
+    so no build is sent for this one. 1 query."""
     slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
     if slug is not None:
         public_pages_forget(slug)
-    transaction.on_commit(lambda: public_pages_refresh(event_id, pairings=pairings))
+    transaction.on_commit(partial(public_pages_committed, event_id, pairings=pairings, build=build))
+
+
+def public_pages_committed(event_id: int, *, pairings: bool = True, build: bool = True) -> str:
+    """After a change committed: drop the pointer again (a lazy build that read before
+    the commit must not stay current), stamp a new generation and (``build``) send the
+    build task. Until a build makes pages current, requests render from PostgreSQL
+    without building themselves: the build lock is held for the worker (released by the
+    build, or after ``BUILD_LOCK_SECONDS`` if none comes). Returns the generation. With
+    the broker unreachable nothing is sent (logged once per outage) and the lock is
+    released: requests build the pages themselves. 1 query."""
+    gen = f"{time.time_ns():x}"
+    if pairings:
+        cache.set(_fragment_stale_key(event_id), 1, TIMEOUT)
+    # The generation first, then the pointer dropped: a build that points between the
+    # two sees the new generation when it checks again (``_store``).
+    cache.set(_generation_key(event_id), gen, TIMEOUT)
+    slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+    if slug is None:
+        return gen
+    cache.set(_lock_key(slug), 1, BUILD_LOCK_SECONDS)
+    public_pages_forget(slug)
+    if not build:
+        return gen
+    try:
+        current_app.tasks[BUILD_TASK].delay(event_id, gen)
+    except BROKER_ERRORS as e:
+        broker_outage.failed(e)
+        cache.delete(_lock_key(slug))
+    else:
+        broker_outage.worked()
+    return gen
+
+
+def public_pages_build(event_id: int, gen: str | None) -> Pointer | None:
+    """Body of the build task: rebuild the event's prebuilt pages for generation ``gen``
+    and make them current; None (nothing built) when a newer change has committed since
+    (its own build follows) or the event is gone. The pairings fragment is rebuilt too
+    when a change since the last build asked for it. Safe to run twice."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None or not _current(event_id, gen):
+        return None
+    fragment = cache.get(_fragment_stale_key(event_id)) is not None
+    if fragment:
+        cache.delete(_fragment_stale_key(event_id))
+    built = _store(event, replace=True, gen=gen, fragment=fragment)
+    if _current(event_id, gen):
+        cache.delete(_lock_key(event.slug))  # requests may build again (after a Redis loss)
+    return built
 
 
 def public_pages_refresh(event_id: int, *, pairings: bool = True) -> Pointer:
-    """Rebuild the event's prebuilt public pages (``pairings``: and first its pairings
-    fragment, ``public_cache``) and make them current. With the cache down it stores
-    nothing, harmlessly."""
-    if pairings:
-        pairings_fragment_store(event_id)
-    return _store(Event.objects.get(pk=event_id), replace=True)
+    """Rebuild the event's prebuilt public pages now, in this process (``pairings``: and
+    first its pairings fragment, ``public_cache``), and make them current. With the cache
+    down it stores nothing, harmlessly."""
+    event = Event.objects.get(pk=event_id)
+    return _store(event, replace=True, gen=generation(event_id), fragment=pairings)
 
 
 def public_pages_fill(slug: str) -> None:
@@ -197,7 +304,7 @@ def public_pages_fill(slug: str) -> None:
     try:
         event = Event.objects.filter(slug=slug).first()
         if event is not None:
-            _store(event, replace=False)
+            _store(event, replace=False, gen=generation(event.pk))
     finally:
         cache.delete(_lock_key(slug))
 

@@ -7,7 +7,7 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import player, prebuilt, public, timer
+from .views import guides, player, prebuilt, public, timer
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
@@ -18,6 +18,7 @@ urlpatterns = [
     path(f"{E}pairings/find/", prebuilt.pairings_find, name="pairings_find"),
     path(f"{E}bracket/", public.bracket, name="bracket"),
     path(f"{E}timer/", timer.timer, name="timer"),
+    path(f"{E}standings/help/", guides.standings_help, name="standings_help"),
     path(P, player.player_home, name="player"),
     path(f"{P}table/", prebuilt.player_table, name="player_table"),
     path(f"{P}report/", player.player_report, name="player_report"),

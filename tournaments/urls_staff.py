@@ -8,7 +8,20 @@ the ``staff`` namespace.
 
 from django.urls import path
 
-from .views import audit, clock, desk, discipline, games, pods, printing, staff, team
+from .views import (
+    audit,
+    clock,
+    desk,
+    discipline,
+    games,
+    guides,
+    imports,
+    pods,
+    printing,
+    roster,
+    staff,
+    team,
+)
 
 E = "e/<slug:slug>/staff/"
 R = f"{E}rounds/<int:round_id>/"
@@ -17,13 +30,19 @@ P = f"{E}players/<int:registration_id>/"
 
 urlpatterns = [
     path("staff/new/", staff.event_create, name="event_create"),
-    path("staff/import-tdf/", staff.tdf_import, name="tdf_import"),
+    path("staff/import/", imports.event_file_import, name="event_file_import"),
+    path(  # the TOM upload's address from before every format had one: TOM pre-selected
+        "staff/import-tdf/", imports.event_file_import, {"format": "tdf"}, name="tdf_import"
+    ),
+    path("staff/imports/<int:job_id>/", imports.import_job, name="import_job"),
+    path("staff/imports/<int:job_id>/retry/", imports.import_job_retry, name="import_job_retry"),
     path(f"{E}players/", staff.players, name="players"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),
     path(f"{P}division/", staff.player_division, name="player_division"),
-    path(f"{P}disqualify/", discipline.player_disqualify, name="player_disqualify"),
+    path(P, roster.player_detail, name="player"),
+    path(f"{P}disqualify/", roster.player_disqualify, name="player_disqualify"),
     path(f"{P}decklist/", discipline.decklist_record, name="decklist_record"),
     path(f"{E}decklists/", discipline.decklists, name="decklists"),
     path(f"{E}deck-check/", discipline.deck_check, name="deck_check"),
@@ -53,11 +72,14 @@ urlpatterns = [
     path(f"{E}disputes/", desk.disputes, name="disputes"),
     path(f"{E}corrections/", desk.corrections, name="corrections"),
     path(f"{E}penalties/", desk.penalties, name="penalties"),
+    path(f"{E}help/", guides.staff_help_home, name="help_home"),
+    path(f"{E}help/<str:role>/", guides.staff_help, name="help"),
     path(f"{E}audit/", audit.audit, name="audit"),
     path(f"{E}audit.csv", audit.audit_csv, name="audit_csv"),
     path(f"{E}team/", team.team, name="team"),
     path(f"{E}team/invite/", team.team_invite, name="team_invite"),
     path(f"{E}team/<int:staff_id>/remove/", team.team_remove, name="team_remove"),
+    path(f"{E}event/", roster.event_edit, name="event_edit"),
     path(f"{E}settings/", team.event_settings, name="event_settings"),
     path(f"{E}settings/options/", team.event_options, name="event_options"),
 ]

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from itertools import groupby
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -56,23 +56,32 @@ ZERO = Cost()
 
 
 class Problem:
-    """Nodes of one Swiss round; built by :func:`build_problem`."""
+    """Nodes of one Swiss round; built by :func:`build_problem` from the brackets, highest
+    first, each already in its shuffled order (so every bracket is a run of nodes)."""
 
-    def __init__(self, order: list[SwissPlayer], bye_points: int | None) -> None:
-        self.players = order
+    def __init__(self, brackets: list[list[SwissPlayer]], bye_points: int | None) -> None:
+        self.players = order = list(chain.from_iterable(brackets))
         self.ids = [p.id for p in order]
         self.points = [p.match_points for p in order]
         self.opponents = [p.opponents for p in order]
-        self.bracket_points = sorted(set(self.points), reverse=True)
-        index = {pts: b for b, pts in enumerate(self.bracket_points)}
-        self.bracket = [index[pts] for pts in self.points]
-        self.members: list[list[int]] = [[] for _ in self.bracket_points]
-        for node, b in enumerate(self.bracket):
-            self.members[b].append(node)
+        if len(set(self.ids)) != len(self.ids):
+            repeated = sorted(i for i, n in Counter(self.ids).items() if n > 1)
+            raise PairingImpossible(f"Player listed twice: {', '.join(repeated)}.")
+        self.bracket_points = [group[0].match_points for group in brackets]
+        self.bracket: list[int] = []
+        self.members: list[list[int]] = []
         # The ids of each bracket, for "rematch avoided" (``swiss.rematch_avoided``).
-        self.bracket_ids = [frozenset(self.ids[n] for n in m) for m in self.members]
+        self.bracket_ids: list[frozenset[str]] = []
+        start = 0
+        for b, group in enumerate(brackets):
+            stop = start + len(group)
+            self.bracket += [b] * len(group)
+            self.members.append(list(range(start, stop)))
+            self.bracket_ids.append(frozenset(self.ids[start:stop]))
+            start = stop
         self.bye = -1
         self.bye_ok: frozenset[int] = frozenset()
+        self.bye_fresh = True
         if bye_points is not None:
             self._add_bye_token(bye_points)
 
@@ -80,6 +89,7 @@ class Problem:
         b = self.bracket_points.index(bye_points)
         ready = [n for n in self.members[b] if not self.players[n].had_bye]
         self.bye_ok = frozenset(ready or self.members[b])
+        self.bye_fresh = bool(ready)  # False: every player already had a bye
         self.bye = len(self.ids)
         self.ids.append("")
         self.points.append(bye_points)
@@ -113,10 +123,11 @@ class Problem:
         crossings = abs(self.bracket[a] - self.bracket[b])
         return Cost(int(self.is_rematch(a, b)), crossings, d, d * d, int(d > 0))
 
-    def cost(self, pairs: Sequence[Pair]) -> Cost:
+    def cost(self, pairs: Iterable[Pair], *, rematches: bool = True) -> Cost:
         """The sum of :meth:`pair_cost` over ``pairs``, in one pass of plain integers (the
-        greedy result of every ordinary round is checked with it)."""
-        rematches = crossings = distance = spread = pair_downs = 0
+        greedy result of every ordinary round is checked with it). ``rematches=False``
+        skips looking for rematches, for pairs known to hold none (counted as 0)."""
+        found = crossings = distance = spread = pair_downs = 0
         bye, ids, points, bracket, opponents = (
             self.bye,
             self.ids,
@@ -125,18 +136,18 @@ class Problem:
             self.opponents,
         )
         for a, b in pairs:
-            if a == bye or b == bye:
-                continue
-            if ids[b] in opponents[a] or ids[a] in opponents[b]:
-                rematches += 1
+            if rematches and (ids[b] in opponents[a] or ids[a] in opponents[b]):
+                found += a != bye and b != bye
             d = points[a] - points[b]
             if d:
+                if a == bye or b == bye:
+                    continue
                 d = abs(d)
                 crossings += abs(bracket[a] - bracket[b])
                 distance += d
                 spread += d * d
                 pair_downs += 1
-        return Cost(rematches, crossings, distance, spread, pair_downs)
+        return Cost(found, crossings, distance, spread, pair_downs)
 
     def parity_needs(self) -> list[int]:
         """For the cut below each bracket but the last: 1 if an odd number of nodes sits
@@ -156,18 +167,23 @@ class Problem:
         return Cost(0, len(gaps), sum(gaps), sum(g * g for g in gaps), len(gaps))
 
 
-def bye_bracket(players: Sequence[SwissPlayer]) -> tuple[int, bool]:
-    """Match points of the bracket that receives the bye, and whether it moved up.
+def shuffle(items: list[SwissPlayer], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same permutation from the same seed (I-1), faster.
 
-    P-SW-5 as a hard filter: the lowest bracket holding a player without a bye. If every
-    player of the lowest bracket already had one, the bye moves up bracket by bracket; if
-    every player had one, it stays in the lowest bracket (a second bye is unavoidable).
-    """
-    lowest = min(p.match_points for p in players)
-    fresh = [p.match_points for p in players if not p.had_bye]
-    if not fresh:
-        return lowest, False
-    return min(fresh), min(fresh) != lowest
+    CPython's ``random.shuffle`` (Fisher-Yates, ``_randbelow`` by rejection sampling with
+    ``getrandbits``) written out without a call per element; used for a plain
+    ``random.Random`` only, any other generator shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def build_problem(players: Sequence[SwissPlayer], rng: random.Random) -> Problem:
@@ -177,20 +193,24 @@ def build_problem(players: Sequence[SwissPlayer], rng: random.Random) -> Problem
     """
     if len(players) < 2:
         raise PairingImpossible(f"Swiss pairing needs at least two players, got {len(players)}.")
-    ids = [p.id for p in players]
-    if len(set(ids)) != len(ids):
-        repeated = sorted(i for i, n in Counter(ids).items() if n > 1)
-        raise PairingImpossible(f"Player listed twice: {', '.join(repeated)}.")
-    # Sorting by id first makes the result depend on the players and the seed only,
-    # not on the order the caller happened to load them in (I-1 replay).
-    # Two stable sorts: by id, then by match points, highest first (``reverse`` keeps
-    # the id order within equal points).
-    ranked = sorted(players, key=attrgetter("id"))
-    ranked.sort(key=attrgetter("match_points"), reverse=True)
-    order: list[SwissPlayer] = []
-    for _, group in groupby(ranked, key=attrgetter("match_points")):
-        bracket = list(group)
-        rng.shuffle(bracket)
-        order.extend(bracket)
-    bye_points = bye_bracket(players)[0] if len(players) % 2 else None
-    return Problem(order, bye_points)
+    # Brackets by match points, each sorted by id: the result depends on the players and
+    # the seed only, not on the order the caller happened to load them in (I-1 replay).
+    by_points: dict[int, list[SwissPlayer]] = {}
+    for p in players:
+        bracket = by_points.get(p.match_points)
+        if bracket is None:
+            by_points[p.match_points] = [p]
+        else:
+            bracket.append(p)
+    brackets = [by_points[points] for points in sorted(by_points, reverse=True)]
+    by_id = attrgetter("id")
+    for bracket in brackets:
+        bracket.sort(key=by_id)
+        shuffle(bracket, rng)
+    bye_points = None
+    if len(players) % 2:
+        # P-SW-5 as a hard filter: the lowest bracket holding a player without a bye; if
+        # every player had one, the lowest bracket (a second bye is unavoidable).
+        fresh = (g for g in reversed(brackets) if not all(p.had_bye for p in g))
+        bye_points = next(fresh, brackets[-1])[0].match_points
+    return Problem(brackets, bye_points)

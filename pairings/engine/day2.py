@@ -1,83 +1,16 @@
-"""Day 2 of a two-day Swiss (P-D2-1, P-D2-2, R-3).
+"""Pairing the Day 2 Swiss rounds of a two-day event (P-D2-1, R-3).
 
-After the Day 1 Swiss, every player with at least 19 match points, or the top 32,
-whichever is the larger group, plays the Day 2 Swiss rounds (P-D2-1). Match points carry
-over; rematch avoidance applies within a phase, so Day 1 opponents may meet again on Day 2
+Who makes Day 2 and the order after it are the standings' (``standings.engine.day2``).
+Rematch avoidance applies within a phase, so Day 1 opponents may meet again on Day 2
 (R-3): pass only Day 2 opponents to the pairing (:func:`day2_players`). Byes stay limited
 to one per event (P-SW-5), so a Day 1 bye counts.
-
-Day 2 OWP and OOWP are computed over the Day 2 rounds only (P-D2-2, R-3): rank the Day 2
-matches with ``standings.engine.ranking.pokemon_standings`` after renumbering them from 1
-(:func:`day2_matches`, ``rounds`` = Day 2 rounds, drops renumbered the same way), then put
-the carried match points back with :func:`day2_order`.
-
-Decision where the rules are silent: dropped players are passed over by the cut (they do
-not play Day 2), as the top cut does; they do not make room for the 33rd.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import replace
-from fractions import Fraction
-from typing import Protocol, TypeVar
+from collections.abc import Collection, Mapping, Sequence
 
 from .types import SwissPlayer
-
-DAY2_POINTS = 19
-DAY2_TOP = 32
-
-
-class CutRow(Protocol):
-    """What the cut reads from a standings row (``StandingRow`` fits)."""
-
-    @property
-    def player(self) -> str: ...
-    @property
-    def match_points(self) -> int: ...
-    @property
-    def dropped(self) -> bool: ...
-
-
-class Day2Row(CutRow, Protocol):
-    """A row of the Day-2-only standings (``StandingRow`` fits)."""
-
-    @property
-    def late(self) -> bool: ...
-    @property
-    def owp(self) -> Fraction: ...
-    @property
-    def oowp(self) -> Fraction: ...
-
-
-class _Numbered(Protocol):
-    round: int
-
-
-M = TypeVar("M", bound=_Numbered)
-
-
-def day2_cut(standings: Sequence[CutRow] | Sequence[tuple[str, int]]) -> tuple[str, ...]:
-    """Ids of the players who make Day 2, in standings order (P-D2-1).
-
-    standings: the Day 1 standings best first, as rows (``player``, ``match_points``,
-    ``dropped``) or ``(id, match_points)`` pairs. Everyone with ≥ 19 match points, or the
-    first 32, whichever group is larger; dropped players are passed over. Raises
-    ValueError when the standings are not ordered by match points.
-    """
-    rows = [_cut_entry(x) for x in standings]
-    points = [pts for _, pts, _ in rows]
-    if points != sorted(points, reverse=True):
-        raise ValueError("The standings must be ordered by match points, best first.")
-    active = [(pid, pts) for pid, pts, dropped in rows if not dropped]
-    qualified = sum(pts >= DAY2_POINTS for _, pts in active)
-    return tuple(pid for pid, _ in active[: max(qualified, DAY2_TOP)])
-
-
-def _cut_entry(x: CutRow | tuple[str, int]) -> tuple[str, int, bool]:
-    if isinstance(x, tuple):
-        return x[0], x[1], False
-    return x.player, x.match_points, x.dropped
 
 
 def day2_players(
@@ -101,28 +34,3 @@ def day2_players(
         )
         for pid in advancing
     )
-
-
-def day2_matches(matches: Iterable[M], day1_rounds: int) -> tuple[M, ...]:
-    """The Day 2 matches renumbered from round 1 (P-D2-2): those after ``day1_rounds``,
-    each ``round`` reduced by ``day1_rounds``; works on any frozen dataclass with a
-    ``round`` field (``MatchRecord``)."""
-    return tuple(
-        replace(m, round=m.round - day1_rounds)  # type: ignore[type-var]
-        for m in matches
-        if m.round > day1_rounds
-    )
-
-
-def day2_order(day2_rows: Sequence[Day2Row], carried: Mapping[str, int]) -> tuple[str, ...]:
-    """Day 2 final Swiss order (P-D2-2, R-3): total match points (``carried`` Day 1 points
-    plus the rows' Day 2 points), then on time before late (P-TB-1), Day 2 OWP, Day 2
-    OOWP. Players tied on all of that keep their order in ``day2_rows`` (the Day-2-only
-    standings, which applied head to head, last opponent and I-6 over Day 2): exact
-    whenever such players also have equal Day 2 points. Raises KeyError for a player
-    without carried points."""
-    keyed = [
-        ((-(carried[r.player] + r.match_points), r.late, -r.owp, -r.oowp, k), r.player)
-        for k, r in enumerate(day2_rows)
-    ]
-    return tuple(pid for _, pid in sorted(keyed))

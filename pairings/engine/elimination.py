@@ -14,10 +14,10 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from standings.engine.placement import THIRD_PLACE_WHY
+
 from .errors import PairingImpossible
 from .types import Pairing
-
-THIRD_PLACE_WHY = "3rd/4th place playoff"
 
 
 def bracket_order(size: int) -> tuple[int, ...]:
@@ -168,3 +168,17 @@ def _check_players(ids: Sequence[str]) -> None:
     if len(set(ids)) != len(ids):
         repeated = sorted(i for i, n in Counter(ids).items() if n > 1)
         raise PairingImpossible(f"Player listed twice: {', '.join(repeated)}.")
+
+
+def draft_playoff_pairings(seats: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Quarter-finals of a draft playoff (M-SE-1): seats 1 v 5, 3 v 7, 2 v 6, 4 v 8.
+
+    seats: the 8 players in draft-seat order (seat 1 first, seats assigned at random).
+    Returns the four matches in bracket-slot order: the winners of slots 1 and 2 (1/5 and
+    3/7) meet in a semi-final, as do those of slots 3 and 4. Raises ValueError unless
+    there are exactly 8 distinct players. (The standard top 8 is P-SE-1 order, see
+    :func:`top_cut_pairings`.)
+    """
+    if len(seats) != 8 or len(set(seats)) != 8:
+        raise ValueError(f"a draft playoff needs 8 distinct players, got {len(seats)}")
+    return tuple((seats[a - 1], seats[a + 3]) for a in (1, 3, 2, 4))

@@ -12,9 +12,9 @@ Decisions where the rules are silent:
   flight odd, so no flight needs a bye). Larger flights come first.
 * P-FL-4: "the flight that started smaller" is read on the starting sizes plus the late
   players already added, never minus drops (flights are not rebalanced); ties at random.
-* P-FL-5 merge: match points, then on-time before late (P-TB-1), OWP, OOWP; players of the
-  same flight keep their flight order; a tie across flights after all that goes to the
-  better place in its own flight, then at random (I-6). Dropped players are passed over.
+
+The top cut taken from the flights and merged (P-FL-5) is a standings order:
+``standings.engine.flights`` (``per_flight_cut``, ``merged_cut``).
 """
 
 from __future__ import annotations
@@ -22,40 +22,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Protocol
 
-from .errors import PairingError
+from standings.engine.flights import MIN_FROM_EACH, FlightsRefused
 
 FLIGHT_COUNTS = (2, 4, 8, 16)
 MIN_DIVISION = 64
 MIN_FLIGHT = 32
-MIN_FROM_EACH = 2
-
-
-class FlightsRefused(PairingError):
-    """Flights are not allowed here; ``reasons`` holds one sentence per broken rule."""
-
-    def __init__(self, reasons: Sequence[str]) -> None:
-        self.reasons = tuple(reasons)
-        super().__init__(" ".join(self.reasons))
-
-
-class FlightStanding(Protocol):
-    """What the merge reads from a standings row (``StandingRow`` fits)."""
-
-    @property
-    def player(self) -> str: ...
-    @property
-    def match_points(self) -> int: ...
-    @property
-    def late(self) -> bool: ...
-    @property
-    def dropped(self) -> bool: ...
-    @property
-    def owp(self) -> Fraction: ...
-    @property
-    def oowp(self) -> Fraction: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,21 +112,6 @@ def flight_rounds(base_rounds: int, flights: int) -> int:
     return rounds
 
 
-def per_flight_cut(cut: int, flights: int) -> int:
-    """Players each flight sends to the top cut: the same from every flight, at least 2
-    (P-FL-5: top 8 from 2 flights → 4 each, from 4 flights → 2 each). Raises
-    FlightsRefused when the cut does not split that way."""
-    each, rest = divmod(cut, flights)
-    if rest or each < MIN_FROM_EACH:
-        raise FlightsRefused(
-            (
-                f"A top {cut} cannot take the same number, at least {MIN_FROM_EACH}, from "
-                f"each of {flights} flights.",
-            )
-        )
-    return each
-
-
 def flight_options(players: int, cut: int, *, base_rounds: int) -> tuple[FlightPlan, ...]:
     """Every allowed way to flight an age-separated Swiss plus SE division (P-FL-1 …
     P-FL-5): 143 Masters, top 8, 8 rounds unflighted → 2 flights of 72/71 with 7 rounds
@@ -199,25 +156,3 @@ def late_flight(sizes: Sequence[int], *, rng: random.Random) -> int:
         raise ValueError("There are no flights to join.")
     smallest = min(sizes)
     return rng.choice([k for k, size in enumerate(sizes) if size == smallest])
-
-
-def merged_cut(
-    flight_standings: Sequence[Sequence[FlightStanding]], cut: int, *, rng: random.Random
-) -> tuple[str, ...]:
-    """Top cut seeds from flights (P-FL-5): the best ``cut / flights`` players still in of
-    each flight, merged by Swiss standing and tiebreakers (module notes), seed 1 first.
-
-    flight_standings: each flight's final Swiss standings, best first. Raises
-    FlightsRefused when ``cut`` does not split equally (at least 2 per flight) or a
-    flight has too few players still in.
-    """
-    each = per_flight_cut(cut, len(flight_standings))
-    entries: list[tuple[tuple[int, bool, Fraction, Fraction, int, float], str]] = []
-    for number, rows in enumerate(flight_standings, start=1):
-        active = [r for r in rows if not r.dropped][:each]
-        if len(active) < each:
-            raise FlightsRefused((f"Flight {number} has only {len(active)} players still in.",))
-        for place, r in enumerate(active):
-            key = (-r.match_points, r.late, -r.owp, -r.oowp, place, rng.random())
-            entries.append((key, r.player))
-    return tuple(player for _, player in sorted(entries))

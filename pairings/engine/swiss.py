@@ -35,15 +35,16 @@ import random
 from collections.abc import Callable, Sequence
 
 from ._swiss_age import AgeLevels, solve_age
-from ._swiss_model import Pair, Problem, build_problem, bye_bracket
-from ._swiss_solve import solve
-from .types import Pairing, SwissPlayer, SwissRound
+from ._swiss_model import Pair, Problem, build_problem
+from ._swiss_solve import solve_flat
+from .types import PAIRING_SLOTS, Pairing, SwissPlayer, SwissRound
 
 BYE_WHY = "bye: lowest bracket, random"
 BYE_MOVED_UP_WHY = "bye: lowest bracket without a bye, random"
 REMATCH_WHY = "rematch: no alternative"
 SAME_RECORD_WHY = "same record"
 AVOIDED_WHY = "; rematch avoided"
+SAME_RECORD_AVOIDED_WHY = SAME_RECORD_WHY + AVOIDED_WHY
 DIVISION_WHY = "division over record"
 OTHER_DIVISION_WHY = "other division"
 
@@ -94,28 +95,22 @@ def pair_swiss(
     if age_modified and len({p.division for p in players}) > 1:
         levels = AgeLevels(problem)
         pairs, proven = solve_age(problem, levels, rng)
-        return _round(players, problem, pairs, proven, age_explainer(levels))
-    pairs, proven = solve(problem, rng)
-    return _round(players, problem, pairs, proven, explain_record)
+        flat = [node for pair in pairs for node in pair]
+        return _round(problem, flat, proven, age_explainer(levels))
+    flat, proven = solve_flat(problem, rng)
+    return _round(problem, flat, proven, explain_record)
 
 
-def _round(
-    players: Sequence[SwissPlayer],
-    problem: Problem,
-    pairs: list[Pair],
-    proven: bool,
-    explain: Explain,
-) -> SwissRound:
-    pairings = describe(problem, pairs, explain)
-    # The cost counts exactly the tables flagged ``rematch`` and ``pair_down``.
-    cost = problem.cost(pairs)
-    rematches = cost.rematches
-    crossing = sum(p.why.startswith(OTHER_DIVISION_WHY) for p in pairings)
+def _round(problem: Problem, flat: list[int], proven: bool, explain: Explain) -> SwissRound:
+    pairings, pair_downs, rematches = _tables(problem, flat, explain)
+    crossing = 0
+    if explain is not explain_record:  # only the age-modified explainer crosses divisions
+        crossing = sum(p.why.startswith(OTHER_DIVISION_WHY) for p in pairings)
     return SwissRound(
         pairings=pairings,
-        pair_downs=cost.pair_downs,
+        pair_downs=pair_downs,
         rematches=rematches,
-        notes=_bye_notes(players, problem) + _rematch_notes(rematches) + _age_notes(crossing),
+        notes=_bye_notes(problem) + _rematch_notes(rematches) + _age_notes(crossing),
         proven_optimal=proven,
     )
 
@@ -123,40 +118,88 @@ def _round(
 def describe(problem: Problem, pairs: list[Pair], explain: Explain) -> tuple[Pairing, ...]:
     """Order the tables (P-SW-8) and explain every pairing: tables 1.. in bracket order,
     the higher bracket first in each, then the bye (``table=None``)."""
-    matches: list[tuple[tuple[int, int, int], tuple[str, str], str, bool]] = []
+    return _tables(problem, [node for pair in pairs for node in pair], explain)[0]
+
+
+def _tables(
+    problem: Problem, flat: list[int], explain: Explain
+) -> tuple[tuple[Pairing, ...], int, int]:
+    """:func:`describe` of the pairs ``flat[0], flat[1]``, ``flat[2], flat[3]``…, plus the
+    number of pair-downs and of rematches among the tables."""
+    bye, ids, points, opponents = problem.bye, problem.ids, problem.points, problem.opponents
+    bracket, width, size = problem.bracket, len(problem.bracket_points), problem.size
+    # Table order (-high points, -low points, node a): brackets are numbered by descending
+    # points, so one integer ``(bracket a, bracket b, a)`` orders the tables the same way
+    # (ints sort fast and cost the garbage collector nothing); ``partner[a]`` is b.
+    keys: list[int] = []
+    partner = [0] * size
     byes: list[Pairing] = []
-    bye, ids, points, is_rematch = problem.bye, problem.ids, problem.points, problem.is_rematch
-    for a, b in pairs:
+    for a, b in zip(flat[::2], flat[1::2], strict=True):
         if a == bye or b == bye:
             byes.append(_bye_pairing(problem, b if a == bye else a))
             continue
         high, low = points[a], points[b]
         # Higher bracket first; within a bracket the shuffled order decides (random).
         if low > high or (low == high and b < a):
-            a, b, high, low = b, a, low, high
-        why = explain(problem, a, b)
-        matches.append(((-high, -low, a), (ids[a], ids[b]), why, is_rematch(a, b)))
-    matches.sort(key=_table_key)
-    tables = tuple(
-        Pairing(number, players, why, key[0] != key[1], rematch)
-        for number, (key, players, why, rematch) in enumerate(matches, start=1)
-    )
-    return tables + tuple(byes)
-
-
-def _table_key(
-    match: tuple[tuple[int, int, int], tuple[str, str], str, bool],
-) -> tuple[int, int, int]:
-    return match[0]
+            a, b = b, a
+        keys.append((bracket[a] * width + bracket[b]) * size + a)
+        partner[a] = b
+    keys.sort()
+    written_out = explain is explain_record  # inline below: this loop runs once per table
+    bracket_ids = problem.bracket_ids
+    tables: list[Pairing] = []
+    pair_downs = rematches = 0
+    new = object.__new__
+    set_table, set_players, set_why, set_down, set_rematch = PAIRING_SLOTS
+    for number, key in enumerate(keys, start=1):
+        a = key % size
+        b = partner[a]
+        id_a = ids[a]
+        id_b = ids[b]
+        met_a = opponents[a]
+        met_b = opponents[b]
+        rematch = id_b in met_a or id_a in met_b
+        down = points[a] != points[b]
+        if not written_out:
+            why = explain(problem, a, b)
+        elif down or rematch:
+            avoided = not (
+                met_a.isdisjoint(bracket_ids[bracket[a]])
+                and met_b.isdisjoint(bracket_ids[bracket[b]])
+            )
+            why = _record_why(points[a], down, rematch, avoided)
+        else:  # same record, so one bracket
+            same = bracket_ids[bracket[a]]
+            avoided = not (met_a.isdisjoint(same) and met_b.isdisjoint(same))
+            why = SAME_RECORD_AVOIDED_WHY if avoided else SAME_RECORD_WHY
+        # Pairing(number, (id_a, id_b), why, down, rematch), see types.PAIRING_SLOTS
+        table = new(Pairing)
+        set_table(table, number)
+        set_players(table, (id_a, id_b))
+        set_why(table, why)
+        set_down(table, down)
+        set_rematch(table, rematch)
+        tables.append(table)
+        pair_downs += down
+        rematches += rematch
+    return (*tables, *byes), pair_downs, rematches
 
 
 def explain_record(problem: Problem, a: int, b: int) -> str:
     """Ordinary Swiss: rematch, pair-down or same record (P-SW-3, P-SW-4), with
     ``"; rematch avoided"`` when :func:`rematch_avoided` holds."""
-    record = _record(problem, a, b)
-    if record != REMATCH_WHY and rematch_avoided(problem, a, b):
-        return record + AVOIDED_WHY
-    return record
+    high, low = problem.points[a], problem.points[b]
+    return _record_why(high, high != low, problem.is_rematch(a, b), rematch_avoided(problem, a, b))
+
+
+def _record_why(high: int, down: bool, rematch: bool, avoided: bool) -> str:
+    """The ``why`` of :func:`explain_record`; ``high`` the points of the higher player."""
+    if rematch:
+        return REMATCH_WHY
+    if not down:
+        return SAME_RECORD_AVOIDED_WHY if avoided else SAME_RECORD_WHY
+    record = f"paired down from {high} points"
+    return record + AVOIDED_WHY if avoided else record
 
 
 def _record(problem: Problem, a: int, b: int) -> str:
@@ -210,14 +253,13 @@ def _bye_pairing(problem: Problem, node: int) -> Pairing:
     )
 
 
-def _bye_notes(players: Sequence[SwissPlayer], problem: Problem) -> tuple[str, ...]:
+def _bye_notes(problem: Problem) -> tuple[str, ...]:
     if problem.bye < 0:
         return ()
-    points, moved_up = bye_bracket(players)
-    if all(p.had_bye for p in players):
+    if not problem.bye_fresh:
         return ("Every player already had a bye: one player gets a second bye.",)
-    if moved_up:
-        lowest = min(problem.points)
+    points, lowest = problem.points[problem.bye], problem.bracket_points[-1]
+    if points != lowest:
         return (
             f"Every player with {lowest} points already had a bye: the bye moves up to "
             f"the {points}-point bracket.",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from tournaments.errors import MatchslipError
@@ -15,8 +16,7 @@ from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required
 from tournaments.views.common import int_param
 
-from ..pod_services import pod_round_repair
-from ..repair_services import round_repair, round_repair_preview
+from ..repair_services import pod_round_repair, round_repair, round_repair_preview
 
 
 @require_http_methods(["GET", "POST"])
@@ -39,7 +39,11 @@ def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
         except MatchslipError as e:
             messages.error(request, str(e))
             return redirect("staff:round_repair", event.slug, rnd.pk)
-        messages.success(request, f"Round {rnd.number} re-paired: only the changed tables moved.")
+        messages.success(
+            request,
+            gettext("Round %(number)s re-paired: only the changed tables moved.")
+            % {"number": rnd.number},
+        )
         return redirect("staff:round", event.slug, rnd.pk)
     try:
         preview = round_repair_preview(round=rnd, seed=int_param(request, "seed"))
@@ -64,5 +68,9 @@ def _pod_repair(request: HttpRequest, event: Event, rnd: Round) -> HttpResponse:
     except MatchslipError as e:
         messages.error(request, str(e))
         return redirect("staff:round", event.slug, rnd.pk)
-    messages.success(request, f"Round {new.number} paired again from the corrected standings.")
+    messages.success(
+        request,
+        gettext("Round %(number)s paired again from the corrected standings.")
+        % {"number": new.number},
+    )
     return redirect("staff:round", event.slug, new.pk)

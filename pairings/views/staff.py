@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.errors import MatchslipError
@@ -17,13 +18,16 @@ from tournaments.forms import CheckinCloseForm, PairForm
 from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus, Structure
 from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required, event_staff_required
+from tournaments.planning import plan_for_event
+from tournaments.pods import pod_label
 from tournaments.selectors import divisions_for_event, rounds_for_staff
 from tournaments.views.common import wants_fragment
 
 from ..checkin_services import AgePlan, age_plan
 from ..checkin_services import checkin_close as checkin_close_service
-from ..flight_services import division_flight_options, flights_assign
-from ..pods import event_pods, pod_label
+from ..next_steps import what_next
+from ..procedures import event_pods
+from ..procedures.flights import division_flight_options, flights_assign
 from ..services import cut_decklists, pairing_request, pairing_runs_for_staff, pod_states
 
 RUN_TEMPLATE = "pairings/staff/run.html"
@@ -48,6 +52,11 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         ],
         **_checkin_context(event),
     }
+    # issue 13: what the event needs now, and when the day is expected to end
+    context["next_step"] = what_next(
+        event, [state for state, _ in pods], checkin_open=bool(context["checkin_open"])
+    )
+    context["schedule"] = plan_for_event(event)  # ("plan" is the check-in's age plan)
     return render(request, "pairings/staff/dashboard.html", context)
 
 
@@ -79,7 +88,7 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
     division = event.divisions.filter(code=request.POST.get("division", "")).first()
     count = request.POST.get("flights", "")
     if division is None or not count.isdigit():
-        messages.error(request, "Choose a division and a number of flights.")
+        messages.error(request, gettext("Choose a division and a number of flights."))
         return redirect("staff:dashboard", event.slug)
     try:
         division = flights_assign(division=division, flights=int(count), by=request.user)
@@ -88,8 +97,12 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"{division.get_code_display()}: {division.flights} flights, "
-            f"{division.swiss_rounds} Swiss rounds each.",
+            gettext("%(code)s: %(flights)s flights, %(swiss_rounds)s Swiss rounds each.")
+            % {
+                "code": division.get_code_display(),
+                "flights": division.flights,
+                "swiss_rounds": division.swiss_rounds,
+            },
         )
     return redirect("staff:dashboard", event.slug)
 
@@ -105,9 +118,12 @@ def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             messages.error(request, str(e))
         else:
-            messages.success(request, f"Check-in closed. {_closed_text(event, plan)}")
+            messages.success(
+                request,
+                gettext("Check-in closed. %(closed)s") % {"closed": _closed_text(event, plan)},
+            )
     else:
-        messages.error(request, "Choose rounds from 1 to 20 and a top cut from the list.")
+        messages.error(request, gettext("Choose rounds from 1 to 20 and a top cut from the list."))
     return redirect("staff:dashboard", event.slug)
 
 
@@ -135,7 +151,7 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
     pod = form.cleaned_data["pod"] if form.is_valid() else ""
     back = reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}"
     if pod not in event_pods(event) and not event.rounds.filter(pod=pod).exists():
-        messages.error(request, "Choose a pairing group of this event.")
+        messages.error(request, gettext("Choose a pairing group of this event."))
         return redirect("staff:dashboard", event.slug)
     try:
         run, created = pairing_request(event=event, pod=pod, by=request.user)

@@ -1,12 +1,21 @@
 """Indexed Swiss history for the Pokémon tiebreakers (private to ``standings.engine``).
 
 Players are numbered 0..n-1 in entrant order. Per player we keep running totals over the
-counted rounds and a small log of ``(round, score2, counted, opponent)`` entries so any
-player's record *as of* an earlier round can be rebuilt in O(rounds) (R-2 snapshots).
+counted rounds, the opponents met, and a small log of entries so any player's record *as
+of* an earlier round can be rebuilt in O(rounds) (R-2 snapshots).
+
+A log entry is one int packing ``(round, score2, counted, opponent + 1)`` from the high
+bits to the low ones, the opponent field just wide enough for the entrants
+(:meth:`History.entry`): an int is not tracked by the garbage collector, so logging 2
+entries per match costs no collection passes (4-tuples did, and were most of the time of
+4,096 × 9), and for up to thousands of players and rounds an entry fits in one machine
+word, where Python's int operations are fastest.
 
 ``score2`` is twice the win-% numerator: 2 per win, 1 per tie, 0 per loss (R-1). Byes add
 neither score nor a counted round (P-TB-5); late-entry losses and double losses are counted
-rounds with score 0 (I-5, R-6). Pending matches are skipped.
+rounds with score 0 (I-5, R-6). Pending matches are skipped. Match points, ``score2`` and
+``counted`` follow from the wins, losses, ties and byes, so they are computed once at the
+end (:meth:`History.finish`) instead of per match.
 """
 
 from __future__ import annotations
@@ -18,8 +27,6 @@ from .types import Entrant, MatchRecord, Outcome
 
 #: ``drop`` value of a player who never dropped: after every round.
 NOT_DROPPED = 1 << 30
-
-Entry = tuple[int, int, int, int]  # (round, score2, counted 0/1, opponent index or -1)
 
 
 class History:
@@ -40,6 +47,12 @@ class History:
         "counted",
         "opps",
         "log",
+        "opponent_mask",
+        "score_shift",
+        "round_shift",
+        "won",
+        "tied",
+        "lost",
     )
 
     def __init__(self, entrants: Sequence[Entrant], rounds: int) -> None:
@@ -54,23 +67,68 @@ class History:
             for e in entrants
         ]
         self.late = [e.late for e in entrants]
-        self.points = [0] * n
         self.wins = [0] * n
         self.losses = [0] * n
         self.ties = [0] * n
         self.byes = [0] * n
-        self.score2 = [0] * n
-        self.counted = [0] * n
+        self.points: list[int] = []
+        self.score2: list[int] = []
+        self.counted: list[int] = []
         self.opps: list[list[int]] = [[] for _ in range(n)]
-        self.log: list[list[Entry]] = [[] for _ in range(n)]
+        self.log: list[list[int]] = [[] for _ in range(n)]
+        # Entry layout: round | score2 (2 bits) | counted (1 bit) | opponent + 1 (0..n).
+        width = n.bit_length()
+        self.opponent_mask = (1 << width) - 1
+        self.score_shift = width + 1
+        self.round_shift = width + 3
+        self.lost = 1 << width  # counted, score 0
+        self.tied = self.lost + (1 << self.score_shift)
+        self.won = self.lost + (2 << self.score_shift)
+
+    def entry(self, rnd: int, result: int, opponent: int) -> int:
+        """One log entry: ``result`` is ``won``, ``tied``, ``lost`` or 0 (a bye: not a
+        counted round); ``opponent`` an index or -1."""
+        return (rnd << self.round_shift) + result + opponent + 1
+
+    def finish(self) -> None:
+        """Match points (3 per win or bye, 1 per tie), ``score2`` and rounds counted (byes
+        excluded, P-TB-5) from the totals; called once every match is added."""
+        wins, ties, byes = self.wins, self.ties, self.byes
+        self.points = [3 * w + t for w, t in zip(wins, ties, strict=True)]
+        self.score2 = [2 * (w - b) + t for w, t, b in zip(wins, ties, byes, strict=True)]
+        self.counted = [
+            w - b + t + lo for w, t, b, lo in zip(wins, ties, byes, self.losses, strict=True)
+        ]
 
     def last_opponent(self, i: int) -> int:
         """Index of the opponent of ``i``'s latest counted round with one, or -1 (P-TB-6)."""
         best_round, best = 0, -1
-        for r, _, _, opp in self.log[i]:
-            if opp >= 0 and r >= best_round:
-                best_round, best = r, opp
+        mask, shift = self.opponent_mask, self.round_shift
+        for e in self.log[i]:
+            if e & mask and e >> shift >= best_round:
+                best_round, best = e >> shift, (e & mask) - 1
         return best
+
+    def wins_against(self, a: int, b: int) -> int:
+        """Matches ``a`` won against ``b`` in the counted rounds (P-TB-4)."""
+        won, result = self.won + b + 1, (1 << self.round_shift) - 1
+        return sum(1 for e in self.log[a] if e & result == won)
+
+    def record_as_of(self, i: int, r: int) -> tuple[int, int]:
+        """``(score2, rounds counted)`` of player ``i`` over rounds <= ``r`` (R-2)."""
+        s2 = n = 0
+        limit = (r + 1) << self.round_shift  # entries of rounds <= r are below it
+        score, counted = self.score_shift, self.score_shift - 1
+        for e in self.log[i]:
+            if e < limit:
+                s2 += e >> score & 3
+                n += e >> counted & 1
+        return s2, n
+
+    def opponents_as_of(self, i: int, r: int) -> list[int]:
+        """Indexes of the opponents ``i`` met in rounds <= ``r``, in log order (R-2)."""
+        limit, mask = (r + 1) << self.round_shift, self.opponent_mask
+        return [(e & mask) - 1 for e in self.log[i] if e < limit and e & mask]
 
     def _idx(self, pid: str, m: MatchRecord) -> int:
         try:
@@ -83,15 +141,11 @@ class History:
             raise StandingsError(f"round {m.round}: a {m.outcome} needs two players")
         return self._idx(m.players[0], m), self._idx(m.players[1], m)
 
-    def _met(self, a: int, b: int, r: int, s2a: int, s2b: int) -> None:
-        self.score2[a] += s2a
-        self.score2[b] += s2b
-        self.counted[a] += 1
-        self.counted[b] += 1
+    def _met(self, a: int, b: int, r: int, won_a: int, won_b: int) -> None:
         self.opps[a].append(b)
         self.opps[b].append(a)
-        self.log[a].append((r, s2a, 1, b))
-        self.log[b].append((r, s2b, 1, a))
+        self.log[a].append(self.entry(r, won_a, b))
+        self.log[b].append(self.entry(r, won_b, a))
 
     def add(self, m: MatchRecord) -> None:
         """Record one match of a counted round (P-TB-2, P-TB-5, R-1, R-6, I-5).
@@ -106,22 +160,19 @@ class History:
                 a, b = b, a
             elif m.winner != m.players[0]:
                 raise StandingsError(f"round {m.round}: winner {m.winner!r} did not play")
-            self.points[a] += 3
             self.wins[a] += 1
             self.losses[b] += 1
-            self._met(a, b, m.round, 2, 0)
+            self._met(a, b, m.round, self.won, self.lost)
         elif oc == Outcome.DRAW:
             a, b = self._pair(m)
-            self.points[a] += 1
-            self.points[b] += 1
             self.ties[a] += 1
             self.ties[b] += 1
-            self._met(a, b, m.round, 1, 1)
+            self._met(a, b, m.round, self.tied, self.tied)
         elif oc == Outcome.DOUBLE_LOSS:
             a, b = self._pair(m)
             self.losses[a] += 1
             self.losses[b] += 1
-            self._met(a, b, m.round, 0, 0)
+            self._met(a, b, m.round, self.lost, self.lost)
         elif oc != Outcome.PENDING:
             self._single(m)
 
@@ -131,14 +182,12 @@ class History:
         a = self._idx(m.players[0], m)
         if m.outcome == Outcome.BYE:
             # A bye is 3 match points and a win in the record, invisible to win % (P-TB-5).
-            self.points[a] += 3
             self.wins[a] += 1
             self.byes[a] += 1
-            self.log[a].append((m.round, 0, 0, -1))
+            self.log[a].append(self.entry(m.round, 0, -1))
         elif m.outcome == Outcome.LATE_LOSS:  # a real round for win % (I-5)
             self.losses[a] += 1
-            self.counted[a] += 1
-            self.log[a].append((m.round, 0, 1, -1))
+            self.log[a].append(self.entry(m.round, self.lost, -1))
         else:
             raise StandingsError(f"round {m.round}: unknown outcome {m.outcome!r}")
 
@@ -153,9 +202,8 @@ def build_history(
     if rounds < 0:
         raise StandingsError(f"rounds must be 0 or more, got {rounds}")
     h = History(entrants, rounds)
-    index, log, opps, points, wins = h.index, h.log, h.opps, h.points, h.wins
-    losses, score2, counted = h.losses, h.score2, h.counted
-    win = Outcome.WIN
+    index, log, opps, wins, losses = h.index, h.log, h.opps, h.wins, h.losses
+    win, shift, won, lost = Outcome.WIN, h.round_shift, h.won + 1, h.lost + 1  # + 1: opponent
     for m in matches:
         r = m.round
         if not 0 < r <= rounds:
@@ -175,18 +223,18 @@ def build_history(
                 h.add(m)  # raises: the winner did not play
                 continue
             winner, loser = loser, winner
-        a = index.get(winner, -1)
-        b = index.get(loser, -1)
-        if a < 0 or b < 0:
+        try:
+            a = index[winner]
+            b = index[loser]
+        except KeyError:
             h.add(m)  # raises: unknown player
-        points[a] += 3
+            raise
         wins[a] += 1
         losses[b] += 1
-        score2[a] += 2
-        counted[a] += 1
-        counted[b] += 1
         opps[a].append(b)
         opps[b].append(a)
-        log[a].append((r, 2, 1, b))
-        log[b].append((r, 0, 1, a))
+        r <<= shift
+        log[a].append(r + won + b)
+        log[b].append(r + lost + a)
+    h.finish()
     return h

@@ -101,6 +101,43 @@ def validate_game_record(
     return verdict
 
 
+def recorded_verdict(
+    record: GameRecord, *, elimination: bool = False, winner: int | None = None
+) -> Verdict:
+    """The match result an official record stands for, counted as recorded (issue 11).
+
+    The standings engines count every game record the way the official software counted
+    it: the player with more game wins won the match, equal game wins is a drawn match —
+    even when the live rules would refuse the record (a 3-0 in a best-of-3, a best-of-5
+    final's 3-2, 0-0-0). Live slip entry stays strict: the result services check
+    :func:`validate_game_record` before anything is stored; this check only refuses what
+    contradicts itself.
+
+    record: games won by A, won by B, drawn. elimination: a single-elimination match
+    (no draw, M-SE-2). winner: the result on record (0 = A, 1 = B; None: not given).
+    Returns the :class:`Verdict`. Raises :class:`GameRecordError` for negative counts, a
+    draw in single elimination, or a ``winner`` without more game wins (M-MATCH-1).
+    """
+    if min(record.wins_a, record.wins_b, record.draws) < 0:
+        raise GameRecordError(f"{record}: game counts cannot be negative")
+    a, b = record.wins_a, record.wins_b
+    if a == b:
+        if elimination:
+            raise GameRecordError(f"{record}: a single-elimination match cannot end in a draw")
+        verdict = Verdict(Outcome.DRAW)
+    else:
+        verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
+    if winner is not None and verdict.winner != winner:
+        side = "A" if winner == 0 else "B"
+        raise GameRecordError(
+            f"{record}: player {side} is reported as the winner with fewer game wins "
+            "than the opponent (the player with more game wins wins the match)"
+            if verdict.winner is not None
+            else f"{record}: equal game wins is a drawn match, not a win for player {side}"
+        )
+    return verdict
+
+
 def _check_counts(record: GameRecord, best_of: int) -> None:
     if best_of < 1 or best_of % 2 == 0:
         raise GameRecordError(f"best of {best_of}: a match is best of an odd number of games")

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .errors import StandingsError
-from .games import BYE_GAMES, GameRecord, GameRecordError, game_points, validate_game_record
+from .games import BYE_GAMES, GameRecord, GameRecordError, game_points, recorded_verdict
 from .types import Entrant, MatchRecord, Outcome
 
 #: The MTR / Wizards Event Reporter floor for MW%, GW%, OMW and OGW (M-TB-1, R-7).
@@ -154,7 +154,8 @@ def mtg_standings(
 
     Returns one :class:`MtgStandingRow` per entrant. Raises
     :class:`~standings.engine.errors.StandingsError` for unknown or duplicate players, a
-    missing or impossible game record, or a result that contradicts its games. Implements
+    missing game record, or a result that contradicts its games; a record the live rules
+    refuse (an official 3-0) is counted as recorded (``games.recorded_verdict``). Implements
     M-MATCH-1, M-PTS-1, M-PTS-2, M-TB, M-TB-1…4, M-SE-2, R-7, R-8.
     """
     ids = [e.id for e in entrants]
@@ -228,7 +229,7 @@ def _decided(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool) -> N
     claimed = None if m.outcome == Outcome.DRAW else m.players.index(m.winner or "")
     record = GameRecord(*m.games)
     try:
-        verdict = validate_game_record(record, elimination=elimination, winner=claimed)
+        verdict = recorded_verdict(record, elimination=elimination, winner=claimed)
     except GameRecordError as exc:
         raise StandingsError(f"{where}: {exc}") from exc
     if verdict.outcome != m.outcome:
@@ -308,17 +309,3 @@ def _row(
         games=tb.games,
         dropped=dropped,
     )
-
-
-def draft_playoff_pairings(seats: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Quarter-finals of a draft playoff (M-SE-1): seats 1 v 5, 3 v 7, 2 v 6, 4 v 8.
-
-    seats: the 8 players in draft-seat order (seat 1 first, seats assigned at random).
-    Returns the four matches in bracket-slot order: the winners of slots 1 and 2 (1/5 and
-    3/7) meet in a semi-final, as do those of slots 3 and 4. Raises ValueError unless
-    there are exactly 8 distinct players. (The standard top 8 is P-SE-1 order, see
-    ``pairings.engine.elimination.top_cut_pairings``.)
-    """
-    if len(seats) != 8 or len(set(seats)) != 8:
-        raise ValueError(f"a draft playoff needs 8 distinct players, got {len(seats)}")
-    return tuple((seats[a - 1], seats[a + 3]) for a in (1, 3, 2, 4))

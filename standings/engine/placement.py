@@ -18,6 +18,10 @@ from .types import MatchRecord, Outcome
 
 _ALIVE = 1 << 30  # "eliminated in" value of a player still in: later than any round
 
+#: How the 3rd/4th place playoff's ``why`` starts (P-SE-6, P-TC-4): the pairing engine
+#: writes it, the standings and the bracket pages read it to tell the playoff from a slot.
+THIRD_PLACE_WHY = "3rd/4th place playoff"
+
 
 @dataclass(frozen=True, slots=True)
 class Bracket:

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 
 from ._history import History, build_history
 from .tiebreakers import Scaled, _to_fractions, scaled_tiebreakers
-from .types import Entrant, MatchRecord, StandingRow
+from .types import Entrant, MatchRecord, StandingRow, new_row
 
-Key = tuple[int, bool, int, int]
+Key = int  # see rank_indices
 
 
 def pokemon_standings(
@@ -60,8 +60,11 @@ def pokemon_standings(
 
 def rank_indices(h: History, scaled: Scaled, seed: int) -> list[int]:
     """Player indices of ``h`` in standings order (steps 1–6 of the module docstring)."""
+    # The tuple (-points, late, -OWP, -OOWP) packed into one int that orders the same way
+    # (each numerator lies in 0..its denominator): ints sort and compare faster.
+    wo, woo = scaled.owp_den + 1, scaled.oowp_den + 1
     keys: list[Key] = [
-        (-p, late, -o, -oo)
+        ((late - 2 * p) * wo - o) * woo - oo
         for p, late, o, oo in zip(h.points, h.late, scaled.owp, scaled.oowp, strict=True)
     ]
     order = sorted(range(len(keys)), key=keys.__getitem__)
@@ -92,8 +95,7 @@ def _head_to_head(h: History, order: list[int], group: tuple[int, int]) -> bool:
     if stop - start != 2:
         return False
     a, b = order[start], order[start + 1]
-    a_wins = sum(1 for _, s2, _, opp in h.log[a] if opp == b and s2 == 2)
-    b_wins = sum(1 for _, s2, _, opp in h.log[b] if opp == a and s2 == 2)
+    a_wins, b_wins = h.wins_against(a, b), h.wins_against(b, a)
     if a_wins == b_wins:
         return False
     if b_wins > a_wins:
@@ -136,21 +138,23 @@ def _rows(h: History, scaled: Scaled, placed: list[int], dq: list[bool]) -> tupl
     win = _to_fractions(scaled.win, scaled.win_den)
     owp = _to_fractions(scaled.owp, scaled.owp_den)
     oowp = _to_fractions(scaled.oowp, scaled.oowp_den)
-    rows: list[StandingRow] = []
-    for place, i in enumerate(placed, start=1):
-        rows.append(
-            StandingRow(
-                place=None if dq[i] else place,
-                player=h.ids[i],
-                match_points=h.points[i],
-                wins=h.wins[i],
-                losses=h.losses[i],
-                ties=h.ties[i],
-                win_pct=win[i],
-                owp=owp[i],
-                oowp=oowp[i],
-                dropped=h.drop[i] <= h.rounds,
-                late=h.late[i],
+    ids, points, wins, losses, ties = h.ids, h.points, h.wins, h.losses, h.ties
+    drop, late, last = h.drop, h.late, h.rounds
+    return tuple(
+        [
+            new_row(
+                None if dq[i] else place,
+                ids[i],
+                points[i],
+                wins[i],
+                losses[i],
+                ties[i],
+                win[i],
+                owp[i],
+                oowp[i],
+                drop[i] <= last,
+                late[i],
             )
-        )
-    return tuple(rows)
+            for place, i in enumerate(placed, start=1)
+        ]
+    )

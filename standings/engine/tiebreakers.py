@@ -113,30 +113,32 @@ class _Snapshots:
         self.scale = [0] + [d // (2 * k) for k in range(1, len(ldiv))]
         self.floor, self.cap = d // 4, 3 * d // 4
         self.ldiv = ldiv
-        self._owp: dict[tuple[int, int], int] = {}
-        self._oowp: dict[tuple[int, int], int] = {}
+        # Keyed by ``r * players + x``: one int, no tuple per call.
+        self.players = len(h.ids)
+        self._win: dict[int, int] = {}
+        self._owp: dict[int, int] = {}
+        self._oowp: dict[int, int] = {}
 
     def win(self, x: int, r: int) -> int:
         """Win % numerator of player ``x`` from rounds <= r; capped if dropped by r."""
-        s2 = n = 0
-        for rr, s, c, _ in self.h.log[x]:
-            if rr <= r:
-                s2 += s
-                n += c
-        v = s2 * self.scale[n] if n else self.floor
-        if v < self.floor:
-            return self.floor
-        return self.cap if v > self.cap and self.h.drop[x] <= r else v
-
-    def _opponents(self, x: int, r: int) -> list[int]:
-        return [o for rr, _, _, o in self.h.log[x] if rr <= r and o >= 0]
+        key = r * self.players + x
+        v = self._win.get(key)
+        if v is None:
+            s2, n = self.h.record_as_of(x, r)
+            v = s2 * self.scale[n] if n else self.floor
+            if v < self.floor:
+                v = self.floor
+            elif v > self.cap and self.h.drop[x] <= r:
+                v = self.cap
+            self._win[key] = v
+        return v
 
     def owp(self, x: int, r: int) -> int:
         """OWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
         r = min(r, self.h.drop[x])
-        key = (x, r)
+        key = r * self.players + x
         if key not in self._owp:
-            opps = self._opponents(x, r)
+            opps = self.h.opponents_as_of(x, r)
             total = sum(self.win(o, r) for o in opps)
             self._owp[key] = total * self.ldiv[len(opps)] if opps else 0
         return self._owp[key]
@@ -144,9 +146,9 @@ class _Snapshots:
     def oowp(self, x: int, r: int) -> int:
         """OOWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
         r = min(r, self.h.drop[x])
-        key = (x, r)
+        key = r * self.players + x
         if key not in self._oowp:
-            opps = self._opponents(x, r)
+            opps = self.h.opponents_as_of(x, r)
             total = sum(self.owp(o, r) for o in opps)
             self._oowp[key] = total * self.ldiv[len(opps)] if opps else 0
         return self._oowp[key]
@@ -166,14 +168,14 @@ def scaled_tiebreakers(h: History) -> Scaled:
     last = h.rounds
     owp = [0] * len(win)
     oowp = [0] * len(win)
-    for i, opps in enumerate(h.opps):
-        if h.drop[i] < last:
-            owp[i] = snap.owp(i, h.drop[i])
+    for i, (opps, drop) in enumerate(zip(h.opps, h.drop, strict=True)):
+        if drop < last:
+            owp[i] = snap.owp(i, drop)
         elif opps:
             owp[i] = sum(map(win.__getitem__, opps)) * ldiv[len(opps)]
-    for i, opps in enumerate(h.opps):
-        if h.drop[i] < last:
-            oowp[i] = snap.oowp(i, h.drop[i])
+    for i, (opps, drop) in enumerate(zip(h.opps, h.drop, strict=True)):
+        if drop < last:
+            oowp[i] = snap.oowp(i, drop)
         elif opps:
             oowp[i] = sum(map(owp.__getitem__, opps)) * ldiv[len(opps)]
     return Scaled(win, owp, oowp, d, d * big_l, d * big_l * big_l)

@@ -21,7 +21,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .errors import StandingsError
-from .games import GameRecord, GameRecordError, validate_game_record
+from .games import GameRecord, GameRecordError, recorded_verdict
 from .types import Entrant, MatchRecord, Outcome
 
 #: Turns each player takes in sudden death, the current one included (W-TIME-2).
@@ -84,7 +84,8 @@ def wins_against_standings(
     docstring), disqualified entrants last with ``place=None``. Raises
     :class:`~standings.engine.errors.StandingsError` for unknown or duplicate players, a
     draw (this ruleset has none), a missing game record or one that does not fit the
-    winner. Implements W-SW-1 (a bye is a win), W-TB-1, W-TB-2.
+    winner; a record the live rules refuse (an official 3-0) is counted as recorded
+    (``games.recorded_verdict``). Implements W-SW-1 (a bye is a win), W-TB-1, W-TB-2.
     """
     ids = [e.id for e in entrants]
     tallies = {pid: _Tally() for pid in ids}
@@ -146,7 +147,7 @@ def _win(tallies: dict[str, _Tally], m: MatchRecord) -> None:
         raise StandingsError(f"{where}: the game record (W-L) is missing")
     record = GameRecord(*m.games)
     try:
-        validate_game_record(record, winner=m.players.index(m.winner or ""))
+        recorded_verdict(record, winner=m.players.index(m.winner or ""))
     except GameRecordError as exc:
         raise StandingsError(f"{where}: {exc}") from exc
     winner, loser = (a, b) if m.winner == a else (b, a)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.models import Event
@@ -49,9 +50,9 @@ def standings_retry(request: HttpRequest, event: Event) -> HttpResponse:
     service as a completed round (or the run already going)."""
     _, created = standings_request(event=event, by=request.user)
     if created:
-        messages.success(request, "Standings are being computed again.")
+        messages.success(request, gettext("Standings are being computed again."))
     else:
-        messages.info(request, "Standings are already being computed.")
+        messages.info(request, gettext("Standings are already being computed."))
     return redirect("staff:standings", event.slug)
 
 

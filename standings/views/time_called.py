@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from rulesets import get_ruleset
@@ -29,7 +30,7 @@ class TimeCalledForm(forms.Form):
     game = forms.TypedChoiceField(choices=[(n, f"Game {n}") for n in (1, 2, 3)], coerce=int)
     wins_1 = forms.IntegerField(min_value=0, max_value=2, initial=0)
     wins_2 = forms.IntegerField(min_value=0, max_value=2, initial=0)
-    between = forms.BooleanField(required=False, label="Between games (none in progress)")
+    between = forms.BooleanField(required=False, label=_("Between games (none in progress)"))
 
 
 def named(text: str, p1: str, p2: str) -> str:

@@ -48,7 +48,8 @@ def test_P_AGE_3_age_modified_event_shows_three_division_winners(live_server, pa
 
     expect(page.locator("#cutoffs")).to_contain_text("Junior born 2014 or later")
     page.get_by_label("Paste players").fill(PLAYERS)
-    page.get_by_role("button", name="Add all").click()
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Add these 22 players").click()
     expect(page.get_by_text("Added 22 players.")).to_be_visible()
 
     page.get_by_role("link", name="Dashboard").first.click()

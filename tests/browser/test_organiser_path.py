@@ -32,7 +32,8 @@ def test_organiser_creates_an_event_pairs_round_1_and_enters_every_result(live_s
 
     expect(page.get_by_role("heading", name="Players", level=1)).to_be_visible()
     page.get_by_label("Paste players").fill(PLAYERS)
-    page.get_by_role("button", name="Add all").click()
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Add these 8 players").click()
     expect(page.get_by_text("Added 8 players.")).to_be_visible()
 
     page.get_by_role("link", name="Dashboard").first.click()

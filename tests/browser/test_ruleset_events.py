@@ -40,7 +40,8 @@ def _create_event(page, url: str, ruleset: str, name: str, expected: str) -> str
     slug = re.search(r"/e/([^/]+)/staff/", page.url).group(1)
     lines = "\n".join(f"Player {n:02d},{9000 + n}" for n in range(1, 9))
     page.locator("#import-players textarea[name=lines]").fill(lines)
-    page.locator("#import-players").get_by_role("button", name="Add all").click()
+    page.locator("#import-players").get_by_role("button", name="Preview").click()
+    page.locator("#confirm-players").get_by_role("button", name="Add these 8 players").click()
     expect(page.get_by_text("Player 08").first).to_be_visible()
     return slug
 

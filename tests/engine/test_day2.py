@@ -7,8 +7,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from pairings.engine.day2 import day2_cut, day2_matches, day2_order, day2_players
+from pairings.engine.day2 import day2_players
 from pairings.engine.swiss import pair_swiss
+from standings.engine.day2 import day2_cut, day2_matches, day2_order
 from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome, StandingRow
 

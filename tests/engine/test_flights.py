@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from pairings.engine.flights import (
     FlightPlan,
-    FlightsRefused,
     assign_flights,
     check_flights,
     flight_options,
@@ -21,10 +20,9 @@ from pairings.engine.flights import (
     flight_rounds,
     flight_sizes,
     late_flight,
-    merged_cut,
-    per_flight_cut,
 )
 from rulesets.tables import recommend
+from standings.engine.flights import FlightsRefused, merged_cut, per_flight_cut
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,13 @@ from typing import Any
 
 import pytest
 
-from pairings.engine.elimination import top_cut_pairings
+from pairings.engine.elimination import draft_playoff_pairings, top_cut_pairings
 from standings.engine.errors import StandingsError
 from standings.engine.games import GameRecord, game_points, match_points
 from standings.engine.mtg import (
     MELEE_FLOOR,
     MTR_FLOOR,
     MtgStandingRow,
-    draft_playoff_pairings,
     game_win_pct,
     match_win_pct,
     mtg_standings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairings import pods
+from pairings.procedures import next_step
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
@@ -27,7 +27,7 @@ def test_P_D2_1_top_32_play_day_2_when_fewer_have_19_points(organiser):
     ev = factories.event_with_players(40, by=organiser, swiss_rounds=1, day2_rounds=1)
     (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
     play(r1, organiser)
-    assert "Day 2 cut" in pods.next_step(ev, "open").message
+    assert "Day 2 cut" in next_step(ev, "open").message
     (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
     assert (d2.phase, d2.number) == (Phase.SWISS_DAY2, 2)
     assert d2.matches.count() == 16  # the top 32 of 40, no bye

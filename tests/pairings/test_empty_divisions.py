@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pairings.checkin_services import checkin_close
-from pairings.pods import event_pods
+from pairings.procedures import event_pods
 from pairings.services import pod_states, round_pair
 from tests import factories
 from tournaments import services

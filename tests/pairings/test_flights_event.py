@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pairings import pods
-from pairings.flight_services import flights_assign
+from pairings.procedures import event_pods, next_step
+from pairings.procedures.base import StepKind
+from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from tests import factories
 from tournaments import services
@@ -46,7 +47,7 @@ def test_P_FL_2_P_FL_3_P_FL_4_143_masters_in_4_flights_then_a_late_player(organi
     assert sizes == [36, 36, 36, 35]
     late = services.registration_add(event=ev, name="Late", by=organiser)
     assert late.flight == 4  # the flight that started smaller (P-FL-4, P-LATE-2)
-    assert pods.event_pods(ev)[:4] == [f"open#flight-{n}" for n in (1, 2, 3, 4)]
+    assert event_pods(ev)[:4] == [f"open#flight-{n}" for n in (1, 2, 3, 4)]
 
 
 def test_P_FL_5_each_flight_pairs_alone_and_the_cut_takes_two_of_each(organiser):
@@ -55,7 +56,7 @@ def test_P_FL_5_each_flight_pairs_alone_and_the_cut_takes_two_of_each(organiser)
     (r1,) = round_pair(event=ev, pod="open#flight-1", by=organiser, seed=1)
     assert {s.registration.flight for m in r1.matches.all() for s in m.seats.all()} == {1}
     play(r1, organiser)
-    assert pods.next_step(ev, "open#flight-1").kind == pods.StepKind.WAIT  # flight 2 plays
+    assert next_step(ev, "open#flight-1").kind == StepKind.WAIT  # flight 2 plays
     (r2,) = round_pair(event=ev, pod="open#flight-2", by=organiser, seed=2)
     play(r2, organiser)
     (cut,) = round_pair(event=ev, pod="open#flight-1", by=organiser)

@@ -9,11 +9,11 @@ import random
 import pytest
 from django.urls import reverse
 
-from pairings import services as pairing_services
+from pairings.adapters import UNPROVEN_NOTE
 from pairings.checkin_services import checkin_close
 from pairings.engine import swiss
 from pairings.engine.flights import late_flight
-from pairings.flight_services import flights_assign
+from pairings.procedures.flights import flights_assign
 from pairings.repair_services import round_repair, round_repair_preview
 from pairings.services import round_pair
 from standings.services import standings_data
@@ -68,9 +68,9 @@ def test_P_FL_5_flight_rounds_store_the_engine_notes(organiser, monkeypatch):
         result = real(*args, **kwargs)
         return swiss.SwissRound(result.pairings, notes=("flight note",), proven_optimal=False)
 
-    monkeypatch.setattr(pairing_services.swiss, "pair_swiss", noted)
+    monkeypatch.setattr(swiss, "pair_swiss", noted)
     (r1,) = round_pair(event=ev, pod="open#flight-1", by=organiser, seed=1)
-    assert r1.notes == ["flight note", pairing_services.round_notes.__globals__["UNPROVEN_NOTE"]]
+    assert r1.notes == ["flight note", UNPROVEN_NOTE]
 
 
 def test_P_SW_9_repair_adds_its_explanation_to_the_notes(event8, organiser):

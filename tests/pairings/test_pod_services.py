@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pairings import pods
-from pairings.pod_services import pod_players
+from pairings.procedures import next_step
+from pairings.procedures.base import StepKind
+from pairings.procedures.pods import pod_players
 from pairings.services import pod_states, round_pair
 from standings.services import division_swiss_order
 from tests.pod_factories import play, pod_event, seats
@@ -124,8 +125,8 @@ def test_MP_SE_1_top_10_gives_byes_to_seeds_1_2_and_snakes_8_players_into_2_pods
     ]
     seed = {pid: k for k, pid in enumerate(order, start=1)}
     assert [[seed[p] for p in t] for t in tables] == [[3, 6, 7, 10], [4, 5, 8, 9]]  # I-3, MP-SEAT-1
-    step = pods.next_step(event, "open-top-cut")
-    assert step.kind == pods.StepKind.WAIT
+    step = next_step(event, "open-top-cut")
+    assert step.kind == StepKind.WAIT
     play(semis, organiser, pick=3)  # the lowest seed wins each pod
     (final,) = round_pair(event=event, pod="open-top-cut", by=organiser)
     final_seeds = [seed[str(r.pk)] for r in seats(final.matches.get())]

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from pairings.engine.elimination import random_seeding
-from pairings.se_services import se_seeds
 from pairings.services import round_pair
+from standings.se_standings import se_seeds
 from standings.services import standings_data
 from tests import factories
 from tournaments import services

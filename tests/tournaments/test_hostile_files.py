@@ -513,6 +513,7 @@ def test_a_hostile_file_is_refused_by_its_command_naming_the_fault_and_writes_no
     assert rows() == before
 
 
+@pytest.mark.django_db(transaction=True)  # the import job runs when the upload commits
 @pytest.mark.parametrize("case", TDF_CASES.values(), ids=TDF_CASES.keys())
 def test_a_hostile_tom_file_is_refused_on_the_upload_page_with_the_same_message(
     client, tmp_path, case

@@ -69,4 +69,10 @@ def test_bulk_import_keeps_every_match_seat_and_bye_in_file_order(organiser):
         assert winners == [m.winner for m in rd.matches]
     assert MatchSeat.objects.filter(round__event=event).count() == 3 * 21
     audit = event.audit.get(action="event.import")
-    assert audit.new == {"players": 21, "rounds": 3, "matches": 3 * 11}
+    assert audit.new == {
+        "players": 21,
+        "rounds": 3,
+        "matches": 3 * 11,
+        "status": "finished",  # every planned round played (issue 11)
+        "notes": 0,
+    }

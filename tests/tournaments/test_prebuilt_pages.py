@@ -8,11 +8,12 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from celery import current_app
 from django.urls import reverse
 
 from tests import factories
 from tests.tournaments.test_faults import cache_on, redis_server  # noqa: F401 - fixtures
-from tournaments import services
+from tournaments import public_pages, services
 from tournaments.models import Outcome, Round, RoundStatus
 from tournaments.public_pages import public_pages_forget
 
@@ -226,3 +227,119 @@ def test_with_redis_down_every_public_answer_renders_from_postgresql(
     assert "Table <strong>1</strong>" in answers[-1].content.decode()
     assert all("ETag" not in a for a in answers[:6])  # rendered, not prebuilt
     cache_on.start()
+
+
+@pytest.fixture
+def sent_builds(monkeypatch):
+    """The page builds sent to the worker, as ``(event id, generation)``, not run."""
+    sent: list[tuple[int, str]] = []
+    task = current_app.tasks[public_pages.BUILD_TASK]
+    monkeypatch.setattr(task, "delay", lambda event_id, gen: sent.append((event_id, gen)))
+    return sent
+
+
+def test_a_publish_sends_one_build_to_the_worker_and_serves_postgresql_meanwhile(
+    client, event8, organiser, commit, sent_builds
+):
+    rnd = factories.round_in_order(event8, by=organiser, number=1, status=RoundStatus.PAIRED)
+    with commit():
+        services.round_publish(round=rnd, by=organiser)
+    assert sent_builds == [(event8.pk, public_pages.generation(event8.pk))]
+    assert public_pages.pointer(event8.slug) is None
+    page = client.get(_url(event8))  # rendered from PostgreSQL while the build is queued
+    assert page.status_code == 200 and "Round 1" in page.content.decode()
+    assert "ETag" not in page
+    assert public_pages.pointer(event8.slug) is None  # the request left the build to the worker
+    # What the worker then runs makes the pages current.
+    built = public_pages.public_pages_build(*sent_builds[0])
+    assert built is not None and public_pages.pointer(event8.slug) == built
+    assert client.get(_url(event8))["ETag"] == built.etags["pairings-table:page:plain"]
+
+
+def test_the_slip_that_completes_a_round_leaves_the_build_to_the_standings_run(
+    event8, organiser, commit, sent_builds
+):
+    rnd = _round(event8, organiser, commit)
+    sent_builds.clear()
+    _play(rnd, organiser, commit)  # the standings run goes eagerly at the slip's commit
+    assert [event_id for event_id, _ in sent_builds] == [event8.pk]
+    assert sent_builds[0][1] == public_pages.generation(event8.pk)
+
+
+def test_a_build_for_a_superseded_generation_does_nothing(
+    client, event8, organiser, commit, sent_builds
+):
+    rnd = factories.round_in_order(event8, by=organiser, number=1, status=RoundStatus.PAIRED)
+    with commit():
+        services.round_publish(round=rnd, by=organiser)
+    with commit():
+        services.round_start(round=rnd, by=organiser)
+        public_pages.public_pages_changed(event8.pk)  # a second change commits
+    (_, first), (_, second) = sent_builds
+    assert first != second
+    assert public_pages.public_pages_build(event8.pk, first) is None
+    assert public_pages.pointer(event8.slug) is None
+    current = public_pages.public_pages_build(event8.pk, second)
+    assert public_pages.pointer(event8.slug) == current
+    # A late duplicate of the old message leaves the current pages alone.
+    assert public_pages.public_pages_build(event8.pk, first) is None
+    assert public_pages.pointer(event8.slug) == current
+
+
+def test_a_lazy_build_that_read_before_a_change_does_not_become_current(
+    event8, organiser, round2, commit, sent_builds
+):
+    """A request's build started on generation ``g``; a change commits meanwhile: the
+    request's pages are thrown away and the change's build makes the pages current."""
+    public_pages.public_pages_forget(event8.slug)
+    read = public_pages.generation(event8.pk)
+    with commit():
+        public_pages.public_pages_changed(event8.pk, pairings=False)
+    assert public_pages._store(event8, replace=False, gen=read) is not None
+    assert public_pages.pointer(event8.slug) is None
+    public_pages.public_pages_build(*sent_builds[-1])
+    assert public_pages.pointer(event8.slug) is not None
+
+
+def test_with_the_broker_down_a_change_still_commits_and_requests_build_the_pages(
+    client, event8, organiser, commit, monkeypatch
+):
+    def unreachable(*args):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(current_app.tasks[public_pages.BUILD_TASK], "delay", unreachable)
+    rnd = factories.round_in_order(event8, by=organiser, number=1, status=RoundStatus.PAIRED)
+    with commit():
+        services.round_publish(round=rnd, by=organiser)
+    assert Round.objects.get(pk=rnd.pk).status == RoundStatus.PUBLISHED
+    assert public_pages.pointer(event8.slug) is None
+    rendered = client.get(_url(event8))
+    assert rendered.status_code == 200 and "ETag" not in rendered
+    assert public_pages.pointer(event8.slug) is not None  # built by that request
+    assert client.get(_url(event8))["ETag"]
+
+
+def test_a_build_that_points_just_as_a_change_commits_withdraws_its_pages(
+    event8, organiser, round2, commit, sent_builds, monkeypatch
+):
+    """The change commits after the build's check and before its pointer write: the
+    check after the write sees it, so stale pages never stay current."""
+    gen = public_pages.generation(event8.pk)
+    real = public_pages._current
+    checks: list[str | None] = []
+
+    def a_change_commits_after_the_second_check(event_id, g):
+        answer = real(event_id, g)
+        checks.append(g)
+        if len(checks) == 2:  # _store's check, just before it writes the pointer
+            with commit():
+                public_pages.public_pages_changed(event8.pk, pairings=False)
+        return answer
+
+    monkeypatch.setattr(public_pages, "_current", a_change_commits_after_the_second_check)
+    public_pages.public_pages_build(event8.pk, gen)
+    assert checks == [gen] * 4  # before reading, before pointing, after, before unlocking
+    assert public_pages.pointer(event8.slug) is None
+    monkeypatch.setattr(public_pages, "_current", real)
+    current = public_pages.public_pages_build(*sent_builds[-1])
+    assert current is not None and public_pages.pointer(event8.slug) == current

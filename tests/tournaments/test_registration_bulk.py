@@ -9,7 +9,7 @@ import random
 import pytest
 
 from pairings.engine.flights import late_flight
-from pairings.flight_services import flights_assign
+from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from tests import factories
 from tournaments import services

@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from pairings.flight_services import division_flight_options, flights_assign
+from pairings.procedures.flights import division_flight_options, flights_assign
 from standings.services import standings_latest
 from tests import factories
 from tests.pod_factories import pod_event

@@ -145,6 +145,7 @@ def test_tdf_round_trip_of_every_pod_category_with_late_entrant_and_drop(layout,
     assert summary(again)["players"] == summary(ev)["players"]
 
 
+@pytest.mark.django_db(transaction=True)  # the import job runs at commit
 def test_tdf_upload_creates_the_event_and_download_gives_the_file(client, organiser):
     client.force_login(organiser)
     upload = SimpleUploadedFile("cup.tdf", TDF.read_bytes())
@@ -156,6 +157,7 @@ def test_tdf_upload_creates_the_event_and_download_gives_the_file(client, organi
     assert download.content.decode() == TDF.read_text(encoding="utf-8")
 
 
+@pytest.mark.django_db(transaction=True)  # the import job runs at commit
 def test_tdf_malformed_upload_is_refused_and_writes_nothing(client, organiser):
     client.force_login(organiser)
     bad = TDF.read_text(encoding="utf-8").replace('outcome="5"', 'outcome="7"', 1)

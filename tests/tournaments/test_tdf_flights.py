@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairings.flight_services import flights_assign
+from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories

@@ -64,7 +64,11 @@ STAFF_URLS = [
     ("staff:result_correct", "post", ("match_id",), CORRECT, 302),
     ("staff:penalties", "get", (), CORRECT, 200),
     ("staff:penalties", "post", (), CORRECT, 200),
-    ("staff:player_disqualify", "post", ("registration_id",), CORRECT, 302),
+    ("staff:player_disqualify", "post", ("registration_id",), CORRECT, 200),  # no confirmation
+    ("staff:player", "get", ("registration_id",), OPERATE, 200),
+    ("staff:player", "post", ("registration_id",), OPERATE, 200),  # an empty form: errors
+    ("staff:event_edit", "get", (), MANAGE, 200),
+    ("staff:event_edit", "post", (), MANAGE, 200),
     ("staff:disqualify", "post", (), CORRECT, 302),
     ("staff:decklists", "get", (), ALL_STAFF, 200),
     ("staff:decklist_record", "post", ("registration_id",), ALL_STAFF, 302),

@@ -60,24 +60,30 @@ def test_a_duplicate_player_id_is_refused_with_the_services_message(staff_client
     assert event8.registrations.count() == 8
 
 
-def test_pasted_csv_lines_are_all_added(staff_client, event):
+def test_pasted_csv_lines_are_previewed_then_all_added(staff_client, event):
     text = "Ash Ketchum,100,1999\nMisty,101,2000\nBrock,,\n"
-    response = staff_client.post(
-        reverse("staff:players_import", args=[event.slug]), {"lines": text}, follow=True
-    )
+    url = reverse("staff:players_import", args=[event.slug])
+    preview = staff_client.post(url, {"lines": text}).content.decode()
+    assert not event.registrations.exists()  # a preview saves nothing
+    assert 'id="sheet-preview"' in preview and "Add these 3 players" in preview
+    response = staff_client.post(url, {"lines": text, "confirm": "on"}, follow=True)
     assert "Added 3 players." in response.content.decode()
     names = sorted(event.registrations.values_list("player__name", flat=True))
     assert names == ["Ash Ketchum", "Brock", "Misty"]
 
 
-def test_a_bad_csv_line_is_named_and_nothing_is_added(staff_client, event):
+def test_a_bad_csv_line_is_marked_and_nothing_is_added(staff_client, event):
     text = "Ash Ketchum,100,1999\nMisty,101,20x0\nBrock,102,2001\n"
-    response = staff_client.post(
-        reverse("staff:players_import", args=[event.slug]), {"lines": text}
-    )
+    url = reverse("staff:players_import", args=[event.slug])
+    response = staff_client.post(url, {"lines": text})
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Nothing was added." in body and "Line 2" in body
+    assert 'id="sheet-line-2" class="has-problem"' in body
+    assert "Birth year “20x0” is not a year." in body
+    assert 'id="confirm-players"' not in body  # no way to save while a line is wrong
+    # Posting the confirmation anyway is refused, nothing saved.
+    refused = staff_client.post(url, {"lines": text, "confirm": "on"}).content.decode()
+    assert "Nothing was added. Line 2: Birth year “20x0” is not a year." in refused
     assert not event.registrations.exists()
     # The pasted text stays in the form so it can be fixed.
     assert "Brock,102,2001" in body
@@ -107,6 +113,6 @@ def test_P_LATE_1_a_late_player_is_told_the_losses_they_receive(staff_client, ev
     response = staff_client.post(
         reverse("staff:player_add", args=[event8.slug]), {"name": "Late Larry"}, follow=True
     )
-    assert "a loss for each of the 1 round(s) already started" in response.content.decode()
+    assert "Late entry: a loss for the 1 round already started." in response.content.decode()
     late = event8.registrations.get(player__name="Late Larry")
     assert late.late and late.seats.get().match.outcome == Outcome.LOSS

@@ -15,8 +15,15 @@ one place so that no format can forget one:
   round number given once per phase, a result that fits the match (a winner who played);
 * the ruleset's result rules, as a match slip applies them: no tie under ``pokemon-2009``
   or ``bo3-wins-against``, no drawn single-elimination match (M-SE-2), and on best-of-3
-  rulesets a game record that is possible and gives the result (M-MATCH-1) — the
-  standings count nothing else — while other rulesets take no game record at all.
+  rulesets a game record that gives the result (M-MATCH-1: more game wins wins, equal
+  game wins is a draw), while other rulesets take no game record at all.
+
+Real official records are imported as recorded: a game record the live rules would
+refuse but that a best-of-5 match could produce and that agrees with its result (a 3-0
+in a best-of-3 from melee.gg, a best-of-5 final's 3-2) is kept, and :func:`check_event_data` returns a note for it (the import
+commands print it on standard error and the event keeps it in ``Event.import_notes``);
+the standings count it as the official software did (``standings.engine.games.
+recorded_verdict``). Only a record that contradicts its result is refused.
 
 Errors raise :class:`FileRefused` (every format's error is one) naming the element or
 field, by the names the file uses (``EventData.fields`` and each item's ``where``).
@@ -31,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rulesets import RULESETS, Ruleset
+from standings.engine.games import GameRecord, validate_game_record
 
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
@@ -48,9 +56,16 @@ INTEGER = 2_147_483_647  # PostgreSQL integer: PositiveIntegerField (Match.table
 MAX_JSON_DEPTH = 20  # Event.options, Event.source
 MAX_JSON_INTEGER = 2**63 - 1
 
+#: An official game record is kept as recorded when a best-of-5 match could produce it
+#: (a 3-0 in a best-of-3 from melee.gg, a best-of-5 final's 3-2); beyond that (9-0) the
+#: file is malformed.
+OFFICIAL_BEST_OF = 5
 DIVISIONS = ("junior", "senior", "masters", "open")
 PHASES = ("swiss", "swiss-day2", "single-elimination", "top-cut")
 ELIMINATION = ("top-cut", "single-elimination")
+STRUCTURES = ("swiss", "swiss-top-cut", "single-elimination")  # S-1
+WHY_LENGTH = 200  # Match.why
+BIGINT = 2**63 - 1  # PostgreSQL bigint: Round.seed
 ONE_PLAYER_OUTCOMES = ("bye", "loss", "pending")
 MATCH_OUTCOMES = ("win", "draw", "double-loss", "pending")
 
@@ -140,11 +155,13 @@ def at(where: str, field: str) -> str:
 # --- the event -------------------------------------------------------------------------
 
 
-def check_event_data(data: EventData) -> None:
+def check_event_data(data: EventData) -> list[str]:
     """Check an event read from any file before it is written (module docstring).
 
-    Raises :class:`FileRefused` naming the element or field at fault; returns None when
-    the event can be imported, and then it can be exported and imported again.
+    Raises :class:`FileRefused` naming the element or field at fault. Returns the notes
+    on official records kept as recorded though the live rules refuse them (one sentence
+    each, naming the field; empty for most files); the event can then be imported, and
+    exported and imported again.
     """
     ruleset = RULESETS.get(data.ruleset) if isinstance(data.ruleset, str) else None
     if ruleset is None:
@@ -152,9 +169,11 @@ def check_event_data(data: EventData) -> None:
     _check_event(data)
     codes = _check_divisions(data.divisions, data.fields.get("divisions", "divisions"))
     ids = _check_players(data.players, codes, data.fields.get("players", "players"))
-    _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"))
+    notes: list[str] = []
+    _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"), notes)
     json_value(data.options, data.fields.get("options", "options"))
     json_value(data.source, data.fields.get("source", "source"))  # what the file kept
+    return notes
 
 
 def _check_event(data: EventData) -> None:
@@ -167,6 +186,10 @@ def _check_event(data: EventData) -> None:
         raise FileRefused(f"{name_of('date')}: expected a date, got {shown(data.date)}")
     flag(data.third_place_playoff, name_of("third_place_playoff"))
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
+    if data.structure not in ("", *STRUCTURES):
+        raise FileRefused(
+            f"{name_of('structure')}: {shown(data.structure)} is not one of {STRUCTURES}"
+        )
     check_sizes(len(data.players), len(data.rounds), data.fields)
 
 
@@ -199,6 +222,7 @@ def _check_divisions(divisions: Sequence[DivisionData], label: str) -> set[str]:
         room = POD_LENGTH - (FLIGHT_SUFFIX_LENGTH if d.flights else 0)
         text(d.pod, at(where, "group"), limit=room, required=True)
         whole(d.swiss_rounds, at(where, "swiss_rounds"), 0, MAX_ROUNDS)
+        whole(d.day2_rounds, at(where, "day2_rounds"), 0, MAX_ROUNDS)
         whole(d.top_cut, at(where, "top_cut"), 0, MAX_PLAYERS)
     return codes
 
@@ -231,7 +255,9 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
 # --- rounds and results ------------------------------------------------------------------
 
 
-def _check_rounds(rounds: Sequence[RoundData], ids: set[str], ruleset: Ruleset, label: str) -> None:
+def _check_rounds(
+    rounds: Sequence[RoundData], ids: set[str], ruleset: Ruleset, label: str, notes: list[str]
+) -> None:
     given: set[tuple[int, str]] = set()
     for i, rd in enumerate(rounds):
         where = rd.where or f"{label}[{i}]"
@@ -241,11 +267,14 @@ def _check_rounds(rounds: Sequence[RoundData], ids: set[str], ruleset: Ruleset, 
         if (rd.number, rd.phase) in given:
             raise FileRefused(f"{where}: round {rd.number} ({rd.phase}) is given twice")
         given.add((rd.number, rd.phase))
+        for group, seed in rd.seeds.items():
+            text(group, at(where, "seeds"), limit=POD_LENGTH)
+            whole(seed, at(where, f"seeds.{group}"), -BIGINT - 1, BIGINT)
         seated: set[str] = set()
         for j, m in enumerate(rd.matches):
             match_where = m.where or f"{where}.matches[{j}]"
             _check_seats(m, match_where, ids, seated, rd.number, ruleset)
-            _check_result(m, match_where, ruleset, rd.phase in ELIMINATION)
+            _check_result(m, match_where, ruleset, rd.phase in ELIMINATION, notes)
 
 
 def _check_seats(
@@ -266,13 +295,16 @@ def _check_seats(
         seated.add(pid)
     if m.table is not None:
         whole(m.table, at(where, "table"), 1, INTEGER)
+    text(m.why, at(where, "why"), limit=WHY_LENGTH)
     if any(pid not in m.players for pid in m.conceded) or m.winner in m.conceded:
         raise FileRefused(
             f"{at(where, 'conceded')}: expected players of this match, not its winner"
         )
 
 
-def _check_result(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) -> None:
+def _check_result(
+    m: MatchData, where: str, ruleset: Ruleset, elimination: bool, notes: list[str]
+) -> None:
     """The outcome fits the seats, and the ruleset allows it (module docstring)."""
     allowed = ONE_PLAYER_OUTCOMES if len(m.players) == 1 else MATCH_OUTCOMES
     if m.outcome not in allowed:
@@ -286,10 +318,12 @@ def _check_result(m: MatchData, where: str, ruleset: Ruleset, elimination: bool)
         raise FileRefused(
             f"{at(where, 'result')}: a single-elimination match cannot be a draw (M-SE-2)"
         )
-    _check_games(m, at(where, "games"), ruleset, elimination)
+    _check_games(m, at(where, "games"), ruleset, elimination, notes)
 
 
-def _check_games(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) -> None:
+def _check_games(
+    m: MatchData, where: str, ruleset: Ruleset, elimination: bool, notes: list[str]
+) -> None:
     if m.games is None:
         if ruleset.game_record and len(m.players) == 2 and m.outcome in ("win", "draw"):
             raise FileRefused(
@@ -307,7 +341,18 @@ def _check_games(m: MatchData, where: str, ruleset: Ruleset, elimination: bool) 
     wins_a, wins_b, drawn = m.games
     try:
         verdict, index = ruleset.game_verdict((wins_a, wins_b, drawn), elimination=elimination)
-    except (TypeError, ValueError) as e:
-        raise FileRefused(f"{where}: impossible game record {e} (M-MATCH-1)") from None
+    except (TypeError, ValueError) as live:
+        try:  # an official record the live rules refuse: kept as recorded (docstring)
+            found = validate_game_record(
+                GameRecord(wins_a, wins_b, drawn), best_of=OFFICIAL_BEST_OF, elimination=elimination
+            )
+        except ValueError:
+            raise FileRefused(f"{where}: impossible game record {live} (M-MATCH-1)") from None
+        verdict, index = str(found.outcome.value), found.winner
+        if (verdict, None if index is None else m.players[index]) == (m.outcome, m.winner):
+            notes.append(
+                f"{where}: {' vs '.join(m.players)}: game record {wins_a}-{wins_b}-{drawn} "
+                f"kept as recorded, though the live rules refuse it ({live})"
+            )
     if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
         raise FileRefused(f"{where}: {list(m.games)} does not give this result (M-MATCH-1)")

@@ -7,12 +7,14 @@ Validation is complete before anything is written; every error names the field a
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from rulesets import DEFAULT, RULESETS, clean_options
+from rulesets import DEFAULT, RULESETS, clean_options, get_ruleset
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
 
-from .checks import DIVISIONS, PHASES, FileRefused, check_event_data, flag, shown
+from .checks import DIVISIONS, PHASES, STRUCTURES, FileRefused, check_event_data, flag, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
@@ -62,6 +64,7 @@ def _player(obj: Any, i: int) -> PlayerData:
         late=flag(obj.get("late", False), f"{where}.late"),
         dropped_after_round=_opt(obj, "dropped_after_round", where, int, None),
         disqualified=flag(obj.get("disqualified", False), f"{where}.disqualified"),
+        flight=_opt(obj, "flight", where, int, None),
         where=where,
     )
 
@@ -104,9 +107,9 @@ def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     if table < 0:
         raise EventFileError(f"{where}.table: expected a table number, got {shown(table)}")
     games = _opt(obj, "games", where, list, None)
-    return MatchData(
-        table or None, players, outcome, winner, games, _conceded(obj, players, where), where
-    )
+    conceded = _conceded(obj, players, where)
+    why = _opt(obj, "why", where, str, "")
+    return MatchData(table or None, players, outcome, winner, games, conceded, why=why, where=where)
 
 
 def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tuple[str, ...]:
@@ -133,15 +136,23 @@ def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
         _match(m, f"{where}.matches[{j}]", ids, seen)
         for j, m in enumerate(_req(obj, "matches", where, list))
     )
-    return RoundData(number, phase, matches, where)
+    seeds = _opt(obj, "seeds", where, dict, {})
+    for group, seed in seeds.items():
+        _typed(seed, f"{where}.seeds.{group}", int)
+    return RoundData(number, phase, matches, where, dict(seeds))
 
 
 def _divisions(
-    doc: dict[str, Any], players: list[PlayerData], rounds: list[RoundData]
+    doc: dict[str, Any],
+    players: list[PlayerData],
+    rounds: list[RoundData],
+    ruleset: str,
+    options: dict[str, Any],
 ) -> list[DivisionData]:
-    """Divisions used by the players; each is its own pod unless ``divisions`` (an
-    optional list of ``{code, group, swiss_rounds, top_cut}``; ``pod`` is the older
-    spelling of ``group``) says otherwise."""
+    """The planned structure of every division the players use (INTERFACES.md
+    ``divisions``: ``code``, ``group`` — ``pod`` is the older spelling —, ``swiss_rounds``,
+    ``day2_rounds``, ``top_cut``, ``flights``). A field or a division the file leaves out
+    is inferred by :func:`infer_division`. Raises EventFileError naming the field."""
     given: dict[str, tuple[str, dict[str, Any]]] = {}
     for k, d in enumerate(_opt(doc, "divisions", "", list, [])):
         where = f"divisions[{k}]"
@@ -154,21 +165,108 @@ def _divisions(
         if code in given:
             raise EventFileError(f"{where}.code: division {code!r} is given twice")
         given[code] = (where, d)
-    swiss = len({r.number for r in rounds if r.phase == "swiss"})
     out = []
+    groups: dict[str, str] = {}
     for code in sorted({p.division for p in players}):
         where, d = given.get(code, (f"divisions ({code})", {}))
         group = _opt(d, "group", where, str, None)
+        groups[code] = group if group is not None else _opt(d, "pod", where, str, code)
+    for code in sorted(groups):
+        where, d = given.get(code, (f"divisions ({code})", {}))
+        inferred = infer_division(code, groups, players, rounds, ruleset, options)
+        swiss = _opt(d, "swiss_rounds", where, int, inferred.swiss_rounds)
         out.append(
             DivisionData(
                 code,
-                group if group is not None else _opt(d, "pod", where, str, code),
-                _opt(d, "swiss_rounds", where, int, swiss),
-                _opt(d, "top_cut", where, int, 0),
+                groups[code],
+                max(swiss, inferred.held_swiss),  # never fewer rounds than the file holds
+                _opt(d, "top_cut", where, int, inferred.top_cut),
+                _opt(d, "flights", where, int, inferred.flights),
                 where=where,
+                day2_rounds=max(
+                    _opt(d, "day2_rounds", where, int, inferred.day2_rounds), inferred.held_day2
+                ),
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What :func:`infer_division` finds for one division: the planned ``swiss_rounds``,
+    ``day2_rounds``, ``top_cut`` and ``flights``, and the Swiss rounds the file holds."""
+
+    swiss_rounds: int
+    day2_rounds: int
+    top_cut: int
+    flights: int
+    held_swiss: int
+    held_day2: int
+
+
+def infer_division(
+    code: str,
+    groups: dict[str, str],
+    players: list[PlayerData],
+    rounds: list[RoundData],
+    ruleset: str,
+    options: dict[str, Any],
+) -> Inferred:
+    """A division's structure from its rounds when ``divisions`` does not say it
+    (INTERFACES.md): Day 2 from its ``swiss-day2`` rounds (P-D2-1), the cut from the first
+    ``top-cut`` round holding its players, flights from its players' ``flight``, and what
+    has not been played yet from the ruleset's round-count table (P-RT-1…7) for the
+    attendance — the largest division of its pairing group (P-AGE-4) —, never fewer rounds
+    than the file holds. A standalone single-elimination file (no Swiss round) has no Swiss
+    rounds and no cut. ``groups``: division code → pairing group."""
+    group = groups[code]
+    in_group = {p.id for p in players if groups[p.division] == group}
+    mine = {p.id for p in players if p.division == code}
+
+    def numbers(phase: str, ids: set[str]) -> list[int]:
+        return sorted(
+            {
+                r.number
+                for r in rounds
+                if r.phase == phase and any(pid in ids for m in r.matches for pid in m.players)
+            }
+        )
+
+    held_swiss = len(numbers("swiss", in_group))
+    held_day2 = len(numbers("swiss-day2", in_group))
+    flights = max((p.flight or 0 for p in players if p.division == code), default=0)
+    flights = flights if flights > 1 else 0
+    if any(r.phase == "single-elimination" for r in rounds) and not any(
+        r.phase in ("swiss", "swiss-day2") for r in rounds
+    ):
+        return Inferred(0, 0, 0, flights, 0, 0)
+    cut_rounds = [r for r in rounds if r.phase == "top-cut"]
+    first_cut = next(
+        (
+            {pid for m in r.matches for pid in m.players if pid in mine}
+            for r in sorted(cut_rounds, key=lambda r: r.number)
+            if any(pid in mine for m in r.matches for pid in m.players)
+        ),
+        None,
+    )
+    sizes = Counter(p.division for p in players if groups[p.division] == group)
+    attendance = max(sizes.values(), default=0)
+    rules = get_ruleset(ruleset)
+    try:
+        rec = rules.recommend(attendance, options=options, two_day=held_day2 > 0)
+        table_rounds, table_cut, table_day2 = rec.rounds, rec.cut, rec.day2_rounds
+    except ValueError:  # fewer players than any table row
+        table_rounds, table_cut, table_day2 = 0, 0, 0
+    if table_cut not in rules.allowed_cuts():
+        table_cut = 0
+    return Inferred(
+        swiss_rounds=max(held_swiss, table_rounds),
+        day2_rounds=max(held_day2, table_day2) if held_day2 else 0,
+        top_cut=len(first_cut) if first_cut is not None else table_cut,
+        flights=flights,
+        held_swiss=held_swiss,
+        held_day2=held_day2,
+    )
 
 
 def _options(ruleset: str, options: Any) -> dict[str, Any]:
@@ -222,14 +320,20 @@ def _event(doc: Any) -> EventData:
     if len(ids) != len(players):
         raise EventFileError("players: duplicate player id")
     rounds = [_round(r, i, ids) for i, r in enumerate(_opt(doc, "rounds", "", list, []))]
+    divisions = _divisions(doc, players, rounds, ruleset, options)
+    structure = _opt(doc, "structure", "", str, "")
+    if structure and structure not in STRUCTURES:
+        raise EventFileError(f"structure: {shown(structure)} is not one of {', '.join(STRUCTURES)}")
     return EventData(
         name=_req(doc, "name", "", str),
         ruleset=ruleset,
         players=players,
-        divisions=_divisions(doc, players, rounds),
+        divisions=divisions,
         rounds=rounds,
         options=options,
         date=_date(doc.get("date")),
         location=_opt(doc, "location", "", str, ""),
         third_place_playoff=flag(doc.get("third_place_playoff", False), "third_place_playoff"),
+        day2_rounds=max((d.day2_rounds for d in divisions), default=0),
+        structure=structure,
     )

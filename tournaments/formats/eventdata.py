@@ -31,6 +31,7 @@ class DivisionData:
     top_cut: int = 0
     flights: int = 0  # P-FL: 2, 4, 8 or 16 flights (TOM subgroups), 0 = none
     where: str = field(default="", compare=False)  # the file's name for it, for messages
+    day2_rounds: int = 0  # P-D2-1: Day 2 Swiss rounds (``EventData.day2_rounds`` is the largest)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class MatchData:
     winner: str | None = None
     games: list[int] | None = None
     conceded: tuple[str, ...] = ()  # pod seats with no share of a draw (MP-PTS-1)
+    why: str = ""  # the pairing's reason as stored (``3rd/4th place playoff`` marks one)
     where: str = field(default="", compare=False)  # the file's name for it, for messages
 
 
@@ -52,6 +54,7 @@ class RoundData:
     phase: str
     matches: tuple[MatchData, ...]
     where: str = field(default="", compare=False)  # the file's name for it, for messages
+    seeds: dict[str, int] = field(default_factory=dict)  # pairing group → stored seed (I-1)
 
 
 @dataclass
@@ -73,4 +76,5 @@ class EventData:
     location: str = ""
     third_place_playoff: bool = False
     day2_rounds: int = 0  # P-D2-1: Swiss rounds on Day 2 (phase ``swiss-day2``), 0 = one day
+    structure: str = ""  # S-1 ``swiss``, ``swiss-top-cut``, ``single-elimination``; "" = inferred
     fields: dict[str, str] = field(default_factory=dict)

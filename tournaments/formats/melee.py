@@ -9,6 +9,8 @@ The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, 
 * Rounds named ``Round N`` are Swiss; any other name (Quarterfinals, Semifinals, Finals)
   is a ``top-cut`` round; round numbers are positions in ``Rounds`` (1-based).
 * A player whose last Swiss match is before the last Swiss round dropped after it.
+* A game record the live rules refuse (melee.gg lets players report 3-0 in a best-of-3)
+  is kept as recorded with a note (``checks.check_event_data``); a 9-0 is refused.
 * Options reproduce melee.gg (R-7, R-8): ``mwp_floor`` 1/3, playoffs not in the
   tiebreakers, ``melee_ranking`` (rank by the unfloored game-win %).
 
@@ -163,6 +165,7 @@ def _event_data(doc: Any) -> EventData:
         players=players,
         divisions=[DivisionData("open", "open", swiss, top_cut)],
         rounds=rounds,
+        structure="swiss-top-cut" if top_cut else "swiss",
         options=dict(MELEE_OPTIONS),
         source={"melee": {"uri": tournament.get("Uri", ""), "formats": tournament.get("Formats")}},
         date=_date(tournament.get("Date")),

@@ -1,7 +1,7 @@
 """A parsed TOM file as ``EventData`` (players, divisions and pods, rounds, top cuts).
 
 Divisions: the official ``<standings>`` category of a player when the file has one,
-otherwise P-AGE-1 from the birth year and the season. Pods: one per ``<pod category>``
+else the division of their pod when it holds one division, otherwise P-AGE-1 from the birth year and the season. Pods: one per ``<pod category>``
 (category 8 → pod ``junior+senior``, R-5). Swiss rounds keep their numbers; type-1
 rounds become ``top-cut`` rounds of each division's bracket.
 
@@ -10,7 +10,7 @@ a pod's Swiss rounds after its Day 1 become ``swiss-day2`` rounds, ``Division.sw
 counts Day 1 only and ``EventData.day2_rounds`` is the largest Day 2 count of a pod.
 Day 1 ends (:func:`day1_rounds`) before the first Swiss round whose players are a strict
 subset of the previous round's players still in (not dropped after it) and exactly the
-Day 2 cut (``pairings.engine.day2.day2_cut``: 19+ match points or the top 32) of the
+Day 2 cut (``standings.engine.day2.day2_cut``: 19+ match points or the top 32) of the
 match points after the previous round. Players tied on match points at the edge of the
 cut may fall either side (the file holds no standings after each round, and the
 standings engine is not ours to call here). With no such round, a pod of more than 9
@@ -18,13 +18,18 @@ Swiss rounds plays 9 on Day 1 (TOM's two-day table, P-RT-2), a smaller one plays
 all on Day 1. Decision: the data is read before the 9-round default so that events of
 the app whose Day 1 is not 9 rounds long survive their own export (``tdf_export`` adds
 no element for the Day 1 length).
+
+A file saved mid-way (issue 11): each pod plans the rounds TOM's table gives
+(:func:`planned_day1_rounds`, with ``lessswiss`` and ``additionalrounds``, which
+``tdf_exports`` writes), so it imports running and ``pair`` continues it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pairings.engine.day2 import day2_cut
+from rulesets import get_ruleset
+from standings.engine.day2 import day2_cut
 
 from ..ages import division_for, season_end_year
 from .checks import FileRefused, check_event_data, check_sizes
@@ -49,11 +54,17 @@ def _divisions_of_players(t: TdfTournament) -> dict[str, str]:
         for s in t.standings
         if s.category in STANDINGS_DIVISION
     }
+    pod_division = {  # a pod of one division places its players (a file saved mid-way)
+        pid: pod.divisions[0]
+        for pod in t.pods
+        if len(pod.divisions) == 1 and pod.divisions[0] in STANDINGS_DIVISION.values()
+        for pid in pod.player_ids
+    }
     start = t.event.startdate
     season = season_end_year(start) if start else None
     out = {}
     for p in t.players:  # P-AGE-1 (``tdf.player_division``, without a lookup per player)
-        division = official.get(p.userid)
+        division = official.get(p.userid) or pod_division.get(p.userid)
         if division is None and p.birth_year is not None and season is not None:
             division = division_for(p.birth_year, season)
         if division is None:
@@ -124,10 +135,49 @@ def _phase(r: TdfRound, day1: int) -> str:
     return "swiss" if r.number <= day1 else "swiss-day2"
 
 
-def _division_data(t: TdfTournament, used: set[str], day1: dict[int, int]) -> list[DivisionData]:
+def _raw_value(raw: tuple[tuple[str, str], ...], name: str, default: str) -> str:
+    return next((v for k, v in raw if k == name), default).strip()
+
+
+def planned_day1_rounds(
+    t: TdfTournament, pod: TdfPod, held: int, division_of: dict[str, str]
+) -> int:
+    """The Day 1 Swiss rounds a pod plays, as TOM plans them: what TOM's table gives for
+    the attendance — the pod's largest division (P-AGE-4; P-RT-1, the two-day table
+    P-RT-2 for ``TCG2DAY``) — one less with ``<lessswiss>true`` (S-3), plus its
+    ``<poddata><additionalrounds>`` (the app writes a negative number for fewer rounds
+    than the table); never fewer than the file holds. So an event saved mid-way imports
+    running and continues (issue 11); a finished file holds its planned rounds."""
+    ids = set(pod.player_ids)
+    if not ids:
+        return held
+    sizes: dict[str, int] = {}
+    for pid in ids:
+        sizes[division_of[pid]] = sizes.get(division_of[pid], 0) + 1
+    try:
+        rec = get_ruleset("pokemon").recommend(
+            max(sizes.values()), two_day=t.event.mode == TWO_DAY_MODE
+        )
+    except ValueError:  # fewer than two players
+        return held
+    less = _raw_value(t.event.raw, "lessswiss", "false").lower() == "true"
+    try:
+        extra = int(_raw_value(pod.poddata, "additionalrounds", "0") or 0)
+    except ValueError:
+        raise TdfError(
+            f"<pod category={pod.category}><poddata><additionalrounds>: not a whole number"
+        ) from None
+    return max(held, rec.rounds - int(less) + extra)
+
+
+def _division_data(
+    t: TdfTournament, used: set[str], day1: dict[int, int], division_of: dict[str, str]
+) -> list[DivisionData]:
     cuts = {c.category: c.cut for c in t.finals_options}
     out = []
     for pod in t.pods:
+        held = sum(r.number <= day1[pod.category] for r in pod.swiss_rounds)
+        planned = planned_day1_rounds(t, pod, held, division_of)
         for code in pod.divisions:
             if code in used:
                 category = next(k for k, v in STANDINGS_DIVISION.items() if v == code)
@@ -135,7 +185,7 @@ def _division_data(t: TdfTournament, used: set[str], day1: dict[int, int]) -> li
                     DivisionData(
                         code,
                         _pod_name(pod.category),
-                        sum(r.number <= day1[pod.category] for r in pod.swiss_rounds),
+                        planned,
                         cuts.get(category, 0),
                         flights=len(pod.subgroups) if len(pod.subgroups) > 1 else 0,
                         where=f"<pod category={pod.category}>",
@@ -227,7 +277,7 @@ def _event_data(t: TdfTournament) -> EventData:
         name=e.name,
         ruleset="pokemon",
         players=players,
-        divisions=_division_data(t, set(division_of.values()), day1),
+        divisions=_division_data(t, set(division_of.values()), day1, division_of),
         rounds=_rounds(t, day1),
         date=e.startdate,
         location=", ".join(x for x in (e.city, e.state, e.country) if x),

@@ -12,6 +12,9 @@ What is read from ``<event>``:
   games of ``person`` (M-MATCH-1) and go to ``MatchData.games`` in player order.
 * Rounds numbered from ``playoffstartround`` on (when it is above 0) are single-elimination
   playoff rounds (phase ``top-cut``); the others are Swiss.
+* The structure: Swiss rounds from ``playoffstartround`` (the rounds before it) or
+  ``numberofrounds``, never fewer than the file holds; the top cut is the number of
+  players in the first playoff round (S-1 ``swiss-top-cut``), else plain Swiss.
 * ``<role cd="PL" type="PA"><ref person seq>``: the official final order, see
   :func:`wer_official_order`.
 
@@ -188,6 +191,15 @@ FIELDS = {
 }
 
 
+def _planned_swiss(root: Element, held: int) -> int:
+    """The Swiss rounds the file plans: the rounds before ``playoffstartround`` when the
+    playoffs are set, else ``numberofrounds``; never fewer than the file holds, so an
+    event saved mid-way imports running and can be continued."""
+    playoff_start = _int(root, "playoffstartround", "<event>", "0", high=MAX_ROUNDS + 1)
+    planned = _int(root, "numberofrounds", "<event>", "0", high=MAX_ROUNDS)
+    return max(held, playoff_start - 1 if playoff_start else planned)
+
+
 def _event_data(root: Element) -> EventData:
     persons = _persons(root)
     rounds = _rounds(root, persons)
@@ -204,13 +216,14 @@ def _event_data(root: Element) -> EventData:
     ]
     cut = next((r for r in rounds if r.phase == "top-cut"), None)
     top_cut = len({p for m in cut.matches for p in m.players}) if cut else 0
-    swiss = sum(r.phase == "swiss" for r in rounds)
+    swiss = _planned_swiss(root, sum(r.phase == "swiss" for r in rounds))
     return EventData(
         name=(root.get("title") or "").strip(),
         ruleset="mtg",
         players=players,
         divisions=[DivisionData("open", "open", swiss, top_cut)],
         rounds=rounds,
+        structure="swiss-top-cut" if top_cut else "swiss",
         options=dict(WER_OPTIONS),
         source={"wer": {k: root.get(k, "") for k in ("sanctionnumber", "eventguid", "format")}},
         date=_date(root.get("startdate", "")),

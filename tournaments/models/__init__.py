@@ -3,7 +3,8 @@
 Models hold data and the invariants the database can guard (unique and check
 constraints); every state change goes through ``tournaments.services``. Modules:
 ``events`` (event, division, player, registration), ``rounds`` (round, match, seat,
-self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs).
+self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
+``imports`` (uploaded event files imported in the background).
 """
 
 from .events import (
@@ -17,6 +18,7 @@ from .events import (
     Structure,
     new_report_token,
 )
+from .imports import ImportFormat, ImportJob, ImportJobStatus
 from .rounds import Match, MatchSeat, Outcome, Phase, Round, RoundStatus, SelfReport
 from .staff import (
     AuditEvent,
@@ -37,6 +39,9 @@ __all__ = [
     "Event",
     "EventStaff",
     "EventStatus",
+    "ImportFormat",
+    "ImportJob",
+    "ImportJobStatus",
     "Match",
     "MatchSeat",
     "Outcome",

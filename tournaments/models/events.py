@@ -7,6 +7,7 @@ import secrets
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 import rulesets
 
@@ -16,23 +17,23 @@ from ._checks import one_of
 class Structure(models.TextChoices):
     """S-1."""
 
-    SWISS = "swiss", "Swiss"
-    SWISS_TOP_CUT = "swiss-top-cut", "Swiss plus top cut"
-    SINGLE_ELIMINATION = "single-elimination", "Single elimination"
+    SWISS = "swiss", _("Swiss")
+    SWISS_TOP_CUT = "swiss-top-cut", _("Swiss plus top cut")
+    SINGLE_ELIMINATION = "single-elimination", _("Single elimination")
 
 
 class EventStatus(models.TextChoices):
-    REGISTRATION = "registration", "Registration"
-    SWISS = "swiss", "Swiss rounds"
-    TOP_CUT = "top-cut", "Top cut"
-    FINISHED = "finished", "Finished"
+    REGISTRATION = "registration", _("Registration")
+    SWISS = "swiss", _("Swiss rounds")
+    TOP_CUT = "top-cut", _("Top cut")
+    FINISHED = "finished", _("Finished")
 
 
 class DivisionCode(models.TextChoices):
-    JUNIOR = "junior", "Junior"
-    SENIOR = "senior", "Senior"
-    MASTERS = "masters", "Masters"
-    OPEN = "open", "Open"
+    JUNIOR = "junior", _("Junior")
+    SENIOR = "senior", _("Senior")
+    MASTERS = "masters", _("Masters")
+    OPEN = "open", _("Open")
 
 
 class SelfReportMode(models.TextChoices):
@@ -40,9 +41,9 @@ class SelfReportMode(models.TextChoices):
     links. Default ``accept``: two agreeing reports are what a match slip signed by both
     players is (P-POST-3), so they are recorded at once; ``hold`` waits for a staff click."""
 
-    ACCEPT = "accept", "Accept results both players agree on"
-    HOLD = "hold", "Hold agreed results until staff accept them"
-    OFF = "off", "Players do not report results"
+    ACCEPT = "accept", _("Accept results both players agree on")
+    HOLD = "hold", _("Hold agreed results until staff accept them")
+    OFF = "off", _("Players do not report results")
 
 
 class Event(models.Model):
@@ -87,6 +88,27 @@ class Event(models.Model):
     )
     awards_championship_points = models.BooleanField(
         default=False, help_text="Late entry after round 2 needs an explicit override (P-LATE-1)."
+    )
+    # The event planner (rulesets.planner, tournaments.planning): what the day is planned
+    # with; the estimated finish is recomputed from these and the real round times.
+    expected_players = models.JSONField(
+        default=dict, blank=True, help_text="Players expected per division: {code: count}."
+    )
+    planned_start = models.TimeField(null=True, blank=True, help_text="Round 1's planned start.")
+    planned_round_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="A Swiss round's planned length; empty: the ruleset's."
+    )
+    planned_break_seconds = models.PositiveIntegerField(
+        default=600, help_text="Planned break between rounds, seconds."
+    )
+    planned_tables = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Tables in the hall; empty: enough for everyone."
+    )
+    import_notes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Official records kept as recorded though the live rules refuse them "
+        "(one sentence each, from the import).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -5,25 +5,26 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from ._checks import one_of
 from .events import Event, Registration
 
 
 class Phase(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    SWISS_DAY2 = "swiss-day2", "Swiss, Day 2"
-    TOP_CUT = "top-cut", "Top cut"
-    SINGLE_ELIMINATION = "single-elimination", "Single elimination"
+    SWISS = "swiss", _("Swiss")
+    SWISS_DAY2 = "swiss-day2", _("Swiss, Day 2")
+    TOP_CUT = "top-cut", _("Top cut")
+    SINGLE_ELIMINATION = "single-elimination", _("Single elimination")
 
 
 class RoundStatus(models.TextChoices):
     """Lifecycle: paired → published → started → complete (P-POST-1, P-POST-2)."""
 
-    PAIRED = "paired", "Paired (not public)"
-    PUBLISHED = "published", "Published"
-    STARTED = "started", "Started"
-    COMPLETE = "complete", "Complete"
+    PAIRED = "paired", _("Paired (not public)")
+    PUBLISHED = "published", _("Published")
+    STARTED = "started", _("Started")
+    COMPLETE = "complete", _("Complete")
 
 
 class Round(models.Model):
@@ -78,12 +79,12 @@ class Round(models.Model):
 class Outcome(models.TextChoices):
     """A match slip's result. Mirrors ``standings.engine.types.Outcome``."""
 
-    PENDING = "pending", "Not reported"
-    WIN = "win", "Win"
-    DRAW = "draw", "Tie"
-    DOUBLE_LOSS = "double-loss", "Double loss"
-    BYE = "bye", "Bye"
-    LOSS = "loss", "Late-entry loss"
+    PENDING = "pending", _("Not reported")
+    WIN = "win", _("Win")
+    DRAW = "draw", _("Tie")
+    DOUBLE_LOSS = "double-loss", _("Double loss")
+    BYE = "bye", _("Bye")
+    LOSS = "loss", _("Late-entry loss")
 
 
 class Match(models.Model):

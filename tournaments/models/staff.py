@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from ._checks import one_of
 from .events import Event, Registration
 
 
 class StaffRole(models.TextChoices):
-    ORGANISER = "organiser", "Organiser"
-    SCOREKEEPER = "scorekeeper", "Scorekeeper"
-    JUDGE = "judge", "Judge"
+    ORGANISER = "organiser", _("Organiser")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+    JUDGE = "judge", _("Judge")
 
 
 class EventStaff(models.Model):
@@ -68,12 +69,12 @@ class AuditEvent(models.Model):
 
 
 class PenaltyKind(models.TextChoices):
-    CAUTION = "caution", "Caution"
-    WARNING = "warning", "Warning"
-    PRIZE_PENALTY = "prize-penalty", "Prize penalty"
-    GAME_LOSS = "game-loss", "Game loss"
-    MATCH_LOSS = "match-loss", "Match loss"
-    DISQUALIFICATION = "disqualification", "Disqualification"
+    CAUTION = "caution", _("Caution")
+    WARNING = "warning", _("Warning")
+    PRIZE_PENALTY = "prize-penalty", _("Prize penalty")
+    GAME_LOSS = "game-loss", _("Game loss")
+    MATCH_LOSS = "match-loss", _("Match loss")
+    DISQUALIFICATION = "disqualification", _("Disqualification")
 
 
 class PenaltyNote(models.Model):
@@ -100,15 +101,15 @@ class PenaltyNote(models.Model):
 
 
 class BackgroundRunStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class BackgroundRunKind(models.TextChoices):
-    PAIRING = "pairing", "Pairing"
-    STANDINGS = "standings", "Standings"
+    PAIRING = "pairing", _("Pairing")
+    STANDINGS = "standings", _("Standings")
 
 
 class BackgroundRun(models.Model):

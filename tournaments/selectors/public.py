@@ -7,6 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from ..models import Event, MatchSeat, Registration, Round
 from ..pods import CUT_SUFFIX
 from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
@@ -46,11 +48,11 @@ class NameEntry:
 def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]]:
     """``(registration id, entry)`` for every seat of ``rounds``, in table order."""
     for r in rounds:
-        label = f"{r.pod_label} · Round {r.number}"
+        label = f"{r.pod_label} · " + _("Round %(number)s") % {"number": r.number}
         for m in r.matches:
             for n, s in enumerate(m.seats, start=1):
                 others = ", ".join(o.name for o in m.seats if o is not s)
-                note = "Bye" if m.is_bye else ("Late-entry loss" if m.is_late_loss else "")
+                note = _("Bye") if m.is_bye else (_("Late-entry loss") if m.is_late_loss else "")
                 seat = n if m.is_pod else 0
                 yield s.registration_id, NameEntry(s.name, m.table, others, label, note, seat)
 

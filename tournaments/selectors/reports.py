@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
+from django.utils.translation import gettext as _
 
 from ..models import Event, Match, MatchSeat, Outcome, Registration, RoundStatus, SelfReport
 from .rounds import (
@@ -21,11 +22,31 @@ from .rounds import (
 
 @dataclass(frozen=True)
 class ReportLine:
-    """One player's report: who, and what they said."""
+    """One player's report: who, and what they said. winner_id: the winner they
+    reported (None: a drawn match or double loss); score: the game record as text
+    (" 2-1-0"), or ""."""
 
     registration_id: int
     name: str
     text: str
+    winner_id: int | None = None
+    winner_name: str = ""
+    score: str = ""
+
+    def seen_by(self, viewer_id: int) -> tuple[str, str]:
+        """(who reported, what) as the player ``viewer_id`` reads it, so every line says
+        whom it is about: ("You", "you win 2-1-0"), ("Misty Elm", "Misty Elm wins, you
+        lose"). A drawn match or double loss reads as reported."""
+        who = _("You") if self.registration_id == viewer_id else self.name
+        if self.winner_id is None:
+            return who, self.text
+        if self.winner_id == viewer_id:
+            return who, _("you win%(score)s") % {"score": self.score}
+        text = _("%(name)s wins%(score)s, you lose") % {
+            "name": self.winner_name,
+            "score": self.score,
+        }
+        return who, text
 
 
 @dataclass(frozen=True)
@@ -37,13 +58,18 @@ class ReportSummary:
     lines: tuple[ReportLine, ...]
 
 
+def _score(games: list[int] | None) -> str:
+    """A game record as the winner's games first: [1, 2, 0] → " 2-1-0"; None → ""."""
+    return f" {max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}" if games else ""
+
+
 def report_text(
     outcome: str, winner_name: str | None, games: list[int] | None = None, draw: str = "Draw"
 ) -> str:
     """What a player reported: "Ash wins", "Tie" (``draw``: the ruleset's word for a
     drawn match), "Double loss"; with a best-of-3 game record, the winner's games first
     ("Ash wins 2-1-0", M-MATCH-1)."""
-    score = f" {max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}" if games else ""
+    score = _score(games)
     if outcome == Outcome.WIN:
         return f"{winner_name} wins{score}"
     return (draw if outcome == Outcome.DRAW else "Double loss") + score
@@ -72,6 +98,9 @@ def _summaries(
                 r.registration_id,
                 r.registration.player.name,
                 report_text(r.outcome, r.winner.player.name if r.winner else None, r.games, draw),
+                r.winner_id if r.outcome == Outcome.WIN else None,
+                r.winner.player.name if r.winner else "",
+                _score(r.games),
             )
             for r in rs
         )
@@ -133,26 +162,48 @@ def disputes_for_staff(event: Event) -> list[QueueItem]:
 
 
 @dataclass(frozen=True)
+class PastRound:
+    """One of a player's earlier rounds: its number, table (None for a bye), the
+    opponents' names (none for a bye), the result from the player's side as text and as
+    a key for pages and tests whatever the language (``won``, ``lost``, ``draw``,
+    ``bye``, ``loss``, ``double-loss``, ``pending``)."""
+
+    number: int
+    table: int | None
+    opponents: tuple[str, ...]
+    result: str
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class PlayerPage:
     """What a player sees on their private link: their current table (the latest public
-    round they are seated in), the reports of that table, and their earlier results."""
+    round they are seated in), the reports of that table, and their earlier rounds with
+    opponents and results."""
 
     round: RoundView | None
     match: MatchView | None
     summary: ReportSummary | None
     mine: str
-    history: tuple[tuple[int, str], ...]
+    history: tuple[PastRound, ...]
 
 
 def _result_for(m: MatchView, reg_id: int) -> str:
     """A player's result in an earlier round, from their side ("Won", "Draw")."""
     if m.outcome == Outcome.PENDING:
-        return "Not reported"
+        return _("Not reported")
     if m.outcome in (Outcome.BYE, Outcome.LOSS):
-        return Outcome(m.outcome).label
+        return str(Outcome(m.outcome).label)
     if m.outcome == Outcome.WIN:
-        return "Won" if m.winner_id == reg_id else "Lost"
-    return m.draw_word if m.outcome == Outcome.DRAW else "Double loss"
+        return _("Won") if m.winner_id == reg_id else _("Lost")
+    return m.draw_word if m.outcome == Outcome.DRAW else _("Double loss")
+
+
+def _result_key(m: MatchView, reg_id: int) -> str:
+    """The result of :func:`_result_for` as a key: won, lost, draw, bye, loss, …"""
+    if m.outcome == Outcome.WIN:
+        return "won" if m.winner_id == reg_id else "lost"
+    return str(m.outcome)
 
 
 def page_for_player(reg: Registration) -> PlayerPage:
@@ -170,9 +221,19 @@ def page_for_player(reg: Registration) -> PlayerPage:
         records=False,
         match_ids=[s.match_id for s in seats[:-1]],
     )
-    history = tuple((v.number, _result_for(v.matches[0], reg.pk)) for v in past if v.matches)
+    history = tuple(
+        PastRound(
+            v.number,
+            v.matches[0].table,
+            tuple(s.name for s in v.matches[0].seats if s.registration_id != reg.pk),
+            _result_for(v.matches[0], reg.pk),
+            _result_key(v.matches[0], reg.pk),
+        )
+        for v in past
+        if v.matches
+    )
     current = seats[-1].round
-    match, _ = match_for_staff(seats[-1].match_id)
+    match, _missing = match_for_staff(seats[-1].match_id)
     summary = _summaries(
         list(_reports_query().filter(match_id=match.id)),
         _with_seats(Match.objects.filter(pk=match.id)).in_bulk(),
@@ -183,3 +244,40 @@ def page_for_player(reg: Registration) -> PlayerPage:
     )
     view = _round_views(reg.event, [current], records=False, match_ids=[])[0]
     return PlayerPage(view, match, summary, mine, history)
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    """A player's line in the event's latest standings: place (None while unplaced),
+    players in the division (``of``), record, match points, the snapshot's label
+    ("After round 3"), whether it is final and whether the player makes the top cut."""
+
+    place: int | None
+    of: int
+    record: str
+    match_points: int
+    label: str
+    final: bool
+    top_cut: bool
+
+
+def standing_for_player(reg: Registration) -> PlayerStanding | None:
+    """The player's row of the latest standings snapshot (the Standings JSON of
+    INTERFACES.md, found by the registration's ``external_id``), or None before the
+    first standings or when the player is not in them. 1 query."""
+    snapshot = reg.event.standings.order_by("-computed_at", "-id").first()
+    if snapshot is None:
+        return None
+    for rows in snapshot.data.get("divisions", {}).values():
+        for row in rows:
+            if row.get("player") == reg.external_id:
+                return PlayerStanding(
+                    row.get("place"),
+                    len(rows),
+                    row.get("record", ""),
+                    row.get("match_points", 0),
+                    snapshot.label,
+                    snapshot.final,
+                    bool(row.get("top_cut")),
+                )
+    return None

@@ -8,11 +8,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from ..clock import minutes_text
 from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
 from ..multiplayer import match_points_rule
 from ..pods import pod_label
+from .names import seat_name, seat_twin
 
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED, RoundStatus.COMPLETE)
 LIVE_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED)
@@ -99,9 +102,9 @@ class MatchView:
     def result_text(self) -> str:
         if self.outcome == Outcome.WIN:
             winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
-            return f"{winner} wins" + (f" {self.score}" if self.games else "")
-        return {Outcome.DRAW: self.draw_word, Outcome.PENDING: "Not reported"}.get(
-            self.outcome, Outcome(self.outcome).label
+            return _("%(name)s wins") % {"name": winner} + (f" {self.score}" if self.games else "")
+        return {Outcome.DRAW: self.draw_word, Outcome.PENDING: _("Not reported")}.get(
+            self.outcome, str(Outcome(self.outcome).label)
         ) + (f" {self.score}" if self.games and self.outcome == Outcome.DRAW else "")
 
 
@@ -184,24 +187,29 @@ Records = dict[int, tuple[int, int, int]]
 def draw_word(event: Event) -> str:
     """What the event's ruleset calls a drawn match ("Tie", "Draw"); "Draw" for a
     ruleset without drawn matches (an imported record may still hold one)."""
-    return event.rules.draw_word or "Draw"
+    return gettext(event.rules.draw_word or "Draw")
 
 
 def _match_view(
-    m: Match, history: Records, points: Callable[[int, int], int], draw: str = "Draw"
+    m: Match,
+    history: Records,
+    points: Callable[[int, int], int],
+    draw: str = "Draw",
+    seats: Sequence[MatchSeat] | None = None,
 ) -> MatchView:
-    """A MatchView of a match whose seats (with registration and player) are prefetched;
-    ``draw`` is the ruleset's word for a drawn match."""
+    """A MatchView of a match whose seats (with registration and player) are prefetched,
+    or given in seat order (``seats``); ``draw`` is the ruleset's word for a drawn match."""
+    seats = m.seats.all() if seats is None else seats
 
     def seat(s: MatchSeat) -> SeatView:
         w, lo, t = history.get(s.registration_id, (0, 0, 0))
         reg = s.registration
-        return SeatView(reg.pk, reg.player.name, f"{w}-{lo}-{t}", points(w, t), reg.dropped)
+        return SeatView(reg.pk, seat_name(s), f"{w}-{lo}-{t}", points(w, t), reg.dropped)
 
     return MatchView(
         m.pk,
         m.table,
-        tuple(seat(s) for s in m.seats.all()),
+        tuple(seat(s) for s in seats),
         m.outcome,
         m.winner_id,
         m.version,
@@ -209,7 +217,7 @@ def _match_view(
         m.pair_down,
         m.rematch,
         tuple(m.games) if m.games else None,
-        conceded=frozenset(s.registration_id for s in m.seats.all() if s.conceded),
+        conceded=frozenset(s.registration_id for s in seats if s.conceded),
         extra_seconds=m.extra_seconds,
         draw_word=draw,
     )
@@ -230,12 +238,23 @@ def _round_views(
     for the tables, one for the records before each round."""
     if not rounds:
         return []
-    matches = Match.objects.filter(round__in=rounds).prefetch_related(_seat_prefetch())
+    matches = Match.objects.filter(round__in=rounds)
+    seats = (
+        MatchSeat.objects.filter(round__in=rounds)
+        .select_related("registration__player")
+        .annotate(**seat_twin(event.pk))  # players with the same name told apart (names)
+    )
     if match_ids is not None:
         matches = matches.filter(pk__in=match_ids)
+        seats = seats.filter(match_id__in=match_ids)
     by_round: dict[int, list[Match]] = defaultdict(list)
     for m in matches:
         by_round[m.round_id].append(m)
+    # Seats grouped by hand, not prefetch_related: a prefetch builds a queryset per
+    # match, a third of the time at 1,000 tables (public pages, issue 12).
+    by_match: dict[int, list[MatchSeat]] = defaultdict(list)
+    for s in seats.order_by("match_id", "seat"):
+        by_match[s.match_id].append(s)
     history = _records(event, {r.pod: r.number for r in rounds}) if records else {}
     points = match_points_rule(event)  # MP-PTS-1: 2n − 1 per win in pod events
     draw = draw_word(event)
@@ -250,7 +269,7 @@ def _round_views(
             r.status,
             r.get_status_display(),
             tuple(
-                _match_view(m, history, points, draw)
+                _match_view(m, history, points, draw, by_match[m.pk])
                 for m in sorted(by_round[r.pk], key=_table_order)
             ),
             tuple(r.notes or ()),

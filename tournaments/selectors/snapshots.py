@@ -46,7 +46,7 @@ def _line(row: dict[str, Any], columns: tuple[Column, ...], final: bool) -> Stan
     tiebreakers = row.get("tiebreakers", {})
     return StandingLine(
         row.get("place"),
-        row.get("name", row.get("player", "")),
+        row.get("shown_name") or row.get("name", row.get("player", "")),
         row.get("record", ""),
         row.get("match_points", 0),
         tuple(c.show(tiebreakers.get(c.key)) for c in columns),

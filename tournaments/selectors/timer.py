@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from rulesets import Ruleset
 
 from ..clock import Clock, RoundTimes, clock_text, minutes_text, round_clock
@@ -73,16 +75,18 @@ def round_times(rnd: Round, now: dt.datetime) -> RoundTimes:
 def _note(rules: Ruleset, clock: Clock, elimination: bool) -> str:
     """One line saying which time rule applies (pods: MP-TIME-1)."""
     if clock.limit is None:
-        return "Time since the round started."
+        return gettext("Time since the round started.")
     if rules.uses_pods and elimination:
-        return "Pods that made an intentional draw finish within 150 minutes of the round start."
+        return gettext(
+            "Pods that made an intentional draw finish within 150 minutes of the round start."
+        )
     if rules.uses_pods:
-        return (
+        return gettext(
             "80 minutes, no extra turns; when time is called the active player finishes the "
             "turn, with a hard 30-minute last-turn limit, then the match is a draw."
         )
     base = rules.elimination_seconds if elimination else rules.round_seconds
-    return f"{(base or 0) // 60}-minute rounds."
+    return gettext("%(minutes)s-minute rounds.") % {"minutes": (base or 0) // 60}
 
 
 def _round_clock(
@@ -104,7 +108,7 @@ def _round_clock(
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
         round=rnd,
-        label=f"{pod_label(rnd.pod)} · Round {rnd.number}",
+        label=f"{pod_label(rnd.pod)} · " + gettext("Round %(number)s") % {"number": rnd.number},
         clock=clock,
         text=clock_text(shown),
         note=_note(rules, clock, elimination),

@@ -6,8 +6,11 @@ from .audit import audit_log
 from .clock import match_time_extend, round_clock_add_time, round_clock_pause, round_clock_resume
 from .corrections import Correction, mark_changed_brackets, result_correct
 from .decklists import deck_check_draw, decklist_record
+from .edits import event_rounds_editable, event_rounds_floor, event_update, player_update
 from .events import event_create, event_finish, unique_slug
+from .import_jobs import import_job_create, import_job_retry
 from .imports import event_import_tdf
+from .player_sheets import players_sheet_preview, registrations_add_sheet
 from .registrations import (
     late_losses,
     match_forfeit,
@@ -50,7 +53,12 @@ __all__ = [
     "dispute_resolve",
     "event_create",
     "event_finish",
+    "event_rounds_editable",
+    "event_rounds_floor",
+    "event_update",
     "event_import_tdf",
+    "import_job_create",
+    "import_job_retry",
     "event_settings_update",
     "locked_message",
     "mark_changed_brackets",
@@ -58,6 +66,8 @@ __all__ = [
     "match_result_text",
     "parse_player_lines",
     "penalty_note_add",
+    "player_update",
+    "players_sheet_preview",
     "registration_add",
     "late_losses",
     "match_forfeit",
@@ -66,6 +76,7 @@ __all__ = [
     "registration_set_division",
     "registration_link_reset",
     "registrations_add_csv",
+    "registrations_add_sheet",
     "report_accept",
     "report_submit",
     "result_correct",

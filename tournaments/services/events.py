@@ -87,6 +87,11 @@ def event_create(
     season_year: int | None = None,
     awards_championship_points: bool = False,
     day2_rounds: int = 0,
+    expected_players: dict[str, int] | None = None,
+    planned_start: dt.time | None = None,
+    planned_round_seconds: int | None = None,
+    planned_break_seconds: int = 600,
+    planned_tables: int | None = None,
 ) -> Event:
     """Create an event, its divisions and make ``by`` its organiser.
 
@@ -94,6 +99,9 @@ def event_create(
     season_year: the year the season ends in, for the age cut-offs (P-AGE-1); None →
     from the date. awards_championship_points: late entry after round 2 needs an
     override (P-LATE-1). day2_rounds: Swiss rounds on Day 2 of a two-day event (P-D2-1).
+    expected_players / planned_*: what the event planner plans the day with
+    (``tournaments.planning``): ``{division code: players}``, round 1's start, a Swiss
+    round's length and the break in seconds (None: the ruleset's length), tables.
     top_cut_size: 0 or one of the ruleset's cut sizes (MP-SE-1 pod cuts for
     ``mtg-multiplayer``, powers of two otherwise); structure: one the ruleset runs.
     Raises InvalidInput for an empty name, an unknown ruleset, a structure the ruleset
@@ -122,6 +130,11 @@ def event_create(
         season_year=season_year,
         awards_championship_points=awards_championship_points,
         day2_rounds=day2_rounds,
+        expected_players=expected_players or {},
+        planned_start=planned_start,
+        planned_round_seconds=planned_round_seconds,
+        planned_break_seconds=planned_break_seconds,
+        planned_tables=planned_tables,
     )
     for code, pod in (divisions or {DivisionCode.OPEN: "open"}).items():
         Division.objects.create(event=event, code=code, pod=pod)

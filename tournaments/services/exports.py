@@ -28,20 +28,25 @@ def _players(event: Event) -> list[dict[str, Any]]:
             "late": r.late,
             "dropped_after_round": r.dropped_after_round,
             "disqualified": r.disqualified,
+            **({"flight": r.flight} if r.flight is not None else {}),
         }
         for r in event.registrations.select_related("player", "division").order_by("pk")
     ]
 
 
 def _rounds(event: Event) -> list[dict[str, Any]]:
-    """Rounds of every pod merged by (number, phase), matches in pod then table order."""
+    """Rounds of every pod merged by (number, phase), matches in pod then creation order
+    (a bracket's slots are in that order, ``pairings.procedures.single_elimination``);
+    each round's ``seeds`` keeps the seed every pairing group's round was paired with
+    (I-1: the standings order their last ties by it), each match its ``why``."""
     seats = (
         MatchSeat.objects.filter(round__event=event)
         .select_related("match__winner", "match__round", "registration")
-        .order_by("round__number", "round__pod", "match__table", "match_id", "seat")
+        .order_by("round__number", "round__pod", "match_id", "seat")
     )
     matches: dict[int, dict[str, Any]] = {}
     rounds: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
+    seeds: dict[tuple[int, str], dict[str, int]] = defaultdict(dict)
     for s in seats:
         m = s.match
         if m.pk not in matches:
@@ -53,25 +58,50 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
             matches[m.pk] = {"table": m.table or 0, "players": [], "result": result}
             if m.games is not None:
                 matches[m.pk]["games"] = m.games
+            if m.why:
+                matches[m.pk]["why"] = m.why
             rounds[(m.round.number, m.round.phase)].append(matches[m.pk])
+            if m.round.seed:
+                seeds[(m.round.number, m.round.phase)][m.round.pod] = m.round.seed
         matches[m.pk]["players"].append(s.registration.external_id)
         if s.conceded:  # pods: no share of a draw (MP-PTS-1)
             matches[m.pk].setdefault("conceded", []).append(s.registration.external_id)
-    return [{"number": n, "phase": ph, "matches": ms} for (n, ph), ms in sorted(rounds.items())]
+    return [
+        {
+            "number": n,
+            "phase": ph,
+            **({"seeds": seeds[(n, ph)]} if seeds[(n, ph)] else {}),
+            "matches": ms,
+        }
+        for (n, ph), ms in sorted(rounds.items())
+    ]
 
 
 def event_export(event: Event) -> dict[str, Any]:
-    """The event as an event JSON v1 document (a dict ready for ``json.dump``)."""
+    """The event as an event JSON v1 document (a dict ready for ``json.dump``): a full
+    backup at any round, which ``import_event`` continues (INTERFACES.md). ``divisions``
+    always holds each division's planned structure (``group``; ``pod``, its older
+    spelling, for older readers; ``swiss_rounds`` of Day 1, ``day2_rounds``, ``top_cut``,
+    ``flights``), ``structure`` the S-1 structure, players their ``flight``."""
     return {
         "format": FORMAT,
         "name": event.name,
         "ruleset": event.ruleset,
+        "structure": event.structure,
         "options": event.options,
         "date": event.date.isoformat() if event.date else None,
         "location": event.location,
         "third_place_playoff": event.third_place_playoff,
         "divisions": [
-            {"code": d.code, "pod": d.pod, "swiss_rounds": d.rounds, "top_cut": d.cut}
+            {
+                "code": d.code,
+                "group": d.pod,
+                "pod": d.pod,
+                "swiss_rounds": d.rounds,
+                "day2_rounds": event.day2_rounds,
+                "top_cut": d.cut,
+                "flights": d.flights,
+            }
             for d in event.divisions.order_by("code")
         ],
         "players": _players(event),

@@ -8,6 +8,7 @@ validation writes nothing (INTERFACES.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -23,6 +24,7 @@ from ..models import (
     Division,
     Event,
     EventStaff,
+    EventStatus,
     Match,
     MatchSeat,
     Outcome,
@@ -36,6 +38,7 @@ from ..models import (
 )
 from ..multiplayer import allowed_cuts
 from ..pods import cut_pod_name, flight_pod
+from ..procedures import groups_done
 from .audit import audit_log
 from .events import event_insert
 from .rounds import standings_refresh_on_commit
@@ -119,6 +122,15 @@ def _check_bracket(matches: list[tuple[int, str, MatchData]]) -> None:
         out.update(dict.fromkeys(losers, number))
 
 
+# ``progress(stage, done, total)``: what an import is doing, for a job page to show
+# (``services.import_jobs``); units are rows written, the file's players then its matches.
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    """Progress nobody watches (the import commands, tests)."""
+
+
 BATCH = 2000  # rows per INSERT: a few queries per thousand rows, whatever the file's size
 
 
@@ -138,7 +150,14 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
         for pod, matches in by_pod.items():
             pending = any(m.outcome == Outcome.PENDING for m in matches)
             status = RoundStatus.STARTED if pending else RoundStatus.COMPLETE
-            rnd = Round(event=event, pod=pod, phase=rd.phase, number=rd.number, status=status)
+            rnd = Round(
+                event=event,
+                pod=pod,
+                phase=rd.phase,
+                number=rd.number,
+                status=status,
+                seed=rd.seeds.get(pod, 0),
+            )
             groups.append((rnd, matches))
     Round.objects.bulk_create([rnd for rnd, _ in groups], batch_size=BATCH)
     pairs = [(rnd, m) for rnd, matches in groups for m in matches]
@@ -150,6 +169,7 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
                 outcome=m.outcome,
                 winner_id=regs[m.winner].pk if m.winner else None,
                 games=m.games,
+                why=m.why,
                 version=0 if m.outcome == Outcome.PENDING else 1,
             )
             for rnd, m in pairs
@@ -201,20 +221,52 @@ def _create_registrations(
     return {p.id: reg for p, reg in zip(data.players, regs, strict=True)}
 
 
+def _structure(data: EventData, cut: int) -> str:
+    """S-1 from the rounds when the file does not say it: a file whose rounds are all
+    ``single-elimination`` is a standalone bracket; else Swiss, with a top cut if any
+    division has one."""
+    phases = {rd.phase for rd in data.rounds}
+    if phases == {Phase.SINGLE_ELIMINATION}:
+        return Structure.SINGLE_ELIMINATION
+    return Structure.SWISS_TOP_CUT if cut else Structure.SWISS
+
+
+def _status(event: Event) -> str:
+    """The status of an event whose rounds were just written: finished when no pairing
+    group has anything left to pair or enter (``procedures.groups_done``: the pairing
+    layer's next step of every group is done), else running — in its top cut once a
+    top-cut round exists, else in the Swiss."""
+    if groups_done(event):
+        return EventStatus.FINISHED
+    if event.rounds.filter(phase=Phase.TOP_CUT).exists():
+        return EventStatus.TOP_CUT
+    return EventStatus.SWISS
+
+
 @transaction.atomic
-def event_import(*, data: EventData, by: Any) -> Event:
+def event_import(*, data: EventData, by: Any, progress: Progress | None = None) -> Event:
     """Create an event with its players, rounds and results from normalised data.
 
     Rounds are split by pod (R-5); top-cut matches go to the division's bracket pod.
     ``day2_rounds`` of a two-day event is kept (P-D2-1); its ``swiss-day2`` rounds stay in
     the division's pod as Day 1's do. The slug is unique even when events of the same
-    name are imported at once (``event_insert``).
+    name are imported at once (``event_insert``). An event whose planned rounds are not
+    all played (or whose last round has results still ``pending``) is imported running
+    (status ``swiss`` or ``top-cut``) and is continued by the dashboard and ``pair``;
+    otherwise it is ``finished``. Official records the live rules refuse but the file
+    holds consistently are kept as recorded, their notes in ``Event.import_notes``
+    (``formats.checks``).
 
     Raises InvalidInput naming the element or field at fault when the data fails
     ``formats.checks.check_event_data`` or ``_check_pods``; then nothing is written.
+    ``progress`` is told each phase: checking, writing players, writing matches, saved.
     """
+    report = progress or _no_progress
+    n_players, n_matches = len(data.players), sum(len(rd.matches) for rd in data.rounds)
+    total = n_players + n_matches
+    report(f"Checking {n_players:,} players and {n_matches:,} matches", 0, total)
     try:
-        check_event_data(data)
+        notes = check_event_data(data)
         _check_pods(data)
     except FileRefused as e:
         raise InvalidInput(str(e)) from None
@@ -222,7 +274,7 @@ def event_import(*, data: EventData, by: Any) -> Event:
     event = event_insert(
         name=data.name,
         ruleset=data.ruleset,
-        structure=Structure.SWISS_TOP_CUT if cut else Structure.SWISS,
+        structure=data.structure or _structure(data, cut),
         swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),
         # the ruleset's sizes (MP-SE-1 pod cuts included); each division keeps its own too
         top_cut_size=cut if cut in allowed_cuts(data.ruleset) else 0,
@@ -232,8 +284,11 @@ def event_import(*, data: EventData, by: Any) -> Event:
         location=data.location,
         options=data.options,
         source=data.source,
-        status="finished" if data.rounds else "registration",
+        status=EventStatus.REGISTRATION,
     )
+    if notes:  # official records kept as recorded (formats.checks): shown to staff
+        event.import_notes = notes
+        event.save(update_fields=["import_notes"])
     divisions = {
         d.code: Division.objects.create(
             event=event,
@@ -245,14 +300,26 @@ def event_import(*, data: EventData, by: Any) -> Event:
         )
         for d in data.divisions
     }
+    report(f"Writing {n_players:,} players", 0, total)
     regs = _create_registrations(event, data, divisions)
+    report(f"Writing {n_matches:,} matches", n_players, total)
     matches = _create_rounds(event, data, regs)
+    report("Saving", total, total)
+    if data.rounds:
+        event.status = _status(event)
+        event.save(update_fields=["status"])
     audit_log(
         event=event,
         by=by,
         action="event.import",
         obj=event,
-        new={"players": len(regs), "rounds": len(data.rounds), "matches": matches},
+        new={
+            "players": len(regs),
+            "rounds": len(data.rounds),
+            "matches": matches,
+            "status": event.status,
+            "notes": len(notes),
+        },
     )
     if data.rounds:  # the public and staff pages show standings as soon as it commits
         standings_refresh_on_commit(event.pk)

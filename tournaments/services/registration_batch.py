@@ -15,6 +15,8 @@ from typing import Any
 
 from django.db.models import Count
 
+from pairings.engine.flights import late_flight
+
 from ..errors import InvalidInput
 from ..models import (
     AuditEvent,
@@ -222,13 +224,12 @@ def _flight_draws(divisions: list[Division]) -> list[tuple[int | None, dict[str,
 
 
 def _flight_draw(sizes: list[int]) -> tuple[int, dict[str, Any]]:
-    """A random one of the smallest flights (1 first): ``random.Random(seed).choice`` over
-    the smallest, as ``pairings.engine.flights.late_flight(sizes, rng=random.Random(seed))``
-    (I-1). The seed and the sizes go in the audit row (``flight_seed``, ``flight_sizes``)
-    so the choice can be replayed."""
-    smallest = [n for n, size in enumerate(sizes, start=1) if size == min(sizes)]
+    """The flight (1 first) a late player joins: the engine's ``late_flight`` (P-FL-4,
+    P-LATE-2) from a fresh stored seed (I-1). The seed and the sizes go in the audit row
+    (``flight_seed``, ``flight_sizes``) so the choice can be replayed."""
     seed = secrets.randbits(48)
-    return random.Random(seed).choice(smallest), {"flight_seed": seed, "flight_sizes": sizes}
+    flight = late_flight(sizes, rng=random.Random(seed)) + 1
+    return flight, {"flight_seed": seed, "flight_sizes": sizes}
 
 
 def _audit_added(

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from rulesets import get_ruleset
 
@@ -31,9 +33,9 @@ def match_result_text(match: Match) -> str:
     ("Ash wins 2-1-0")."""
     games = f" {'-'.join(map(str, match.games))}" if match.games else ""
     if match.outcome == Outcome.WIN and match.winner is not None:
-        return f"{match.winner.player.name} wins{games}"
+        return _("%(name)s wins") % {"name": match.winner.player.name} + games
     if match.outcome == Outcome.DRAW:
-        return (match.round.event.rules.draw_word or "draw").lower() + games
+        return gettext(match.round.event.rules.draw_word or "Draw").lower() + games
     return Outcome(match.outcome).label.lower()
 
 

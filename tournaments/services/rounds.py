@@ -55,9 +55,11 @@ def round_create(
     flags = flags or {}
     # Two inserts whatever the size (a 1,000-table round in well under a second); the
     # matches keep the order of ``tables`` (their pks increase in that order).
+    # Ids, not instances, for the foreign keys: setting a related instance costs more
+    # than the insert itself at 3,000 rows (issue 12).
     matches = Match.objects.bulk_create(
         Match(
-            round=rnd,
+            round_id=rnd.pk,
             table=table if len(regs) > 1 else None,
             outcome=Outcome.BYE if len(regs) == 1 else Outcome.PENDING,
             why=why[:200],
@@ -67,7 +69,7 @@ def round_create(
         for i, (table, regs, why) in enumerate(tables)
     )
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, round=rnd, registration=reg, seat=n)
+        MatchSeat(match_id=match.pk, round_id=rnd.pk, registration_id=reg.pk, seat=n)
         for match, (_, regs, _) in zip(matches, tables, strict=True)
         for n, reg in enumerate(regs, start=1)
     )
@@ -135,15 +137,18 @@ def round_start(*, round: Round, by: Any) -> Round:  # noqa: A002
 
 
 def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
-    """Mark a started round complete once every match has a result, and recompute the
-    standings after commit (P-POST-1). Must run inside the slip's transaction.
+    """Mark a started round complete once every match has a result (P-POST-1). Must run
+    inside the slip's transaction; when it returns True the caller queues the standings
+    run (:func:`standings_refresh_on_commit`), which also rebuilds the public pages.
     Returns True when the round became complete."""
     if rnd.status != RoundStatus.STARTED or rnd.matches.filter(outcome="pending").exists():
         return False
     rnd.status = RoundStatus.COMPLETE
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=["status", "completed_at"])
-    public_pages_changed(rnd.event_id, pairings=False)  # no longer live: polling stops
+    # No longer live (polling stops): the pages are dropped now and rebuilt by the
+    # standings run the caller queues for this commit (one build, not two).
+    public_pages_changed(rnd.event_id, pairings=False, build=False)
     audit_log(
         event=rnd.event,
         by=by,

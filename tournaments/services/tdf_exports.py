@@ -137,14 +137,36 @@ def _flight_groups(event: Event, codes: tuple[str, ...]) -> Groups:
 
 
 def _poddata(
-    event: Event, stored: dict[str, Any], subgroups: int = 1
+    event: Event, stored: dict[str, Any], subgroups: int = 1, extra: int = 0
 ) -> tuple[tuple[str, str], ...]:
-    return _pairs(stored.get("poddata")) or (
+    """The stored ``<poddata>`` (else TOM's defaults) with ``additionalrounds`` set to
+    ``extra``: the Swiss rounds planned above TOM's table (:func:`_extra_rounds`)."""
+    pairs = _pairs(stored.get("poddata")) or (
         ("startingtable", "1"),
         ("playoff3rd4th", "true" if event.third_place_playoff else "false"),
         ("subgroupcount", str(subgroups)),
         ("additionalrounds", "0"),
     )
+    return tuple((k, str(extra) if k == "additionalrounds" else v) for k, v in pairs)
+
+
+def _extra_rounds(event: Event, codes: tuple[str, ...], src: dict[str, Any]) -> int:
+    """Planned Day 1 Swiss rounds of the pod above what TOM's table gives for its largest
+    division (P-AGE-4, P-RT-1/P-RT-2, one less with ``lessswiss``), so that a file
+    saved mid-way plans the same rounds on import (``tdf_event.planned_day1_rounds``).
+    Negative when the event plans fewer rounds than the table (TOM itself never writes
+    that; the app's own import reads it back)."""
+    divisions = list(event.divisions.filter(code__in=codes))
+    planned = max((d.rounds for d in divisions), default=0)
+    sizes = [d.registrations.count() for d in divisions]
+    try:
+        table = event.rules.recommend(
+            max(sizes, default=0), two_day=_mode(event, src) == TWO_DAY_MODE
+        )
+    except ValueError:  # fewer than two players
+        return 0
+    less = dict(_pairs(src.get("data_raw"))).get("lessswiss", "false").strip().lower() == "true"
+    return planned - (table.rounds - int(less))
 
 
 def _merged(rounds: list[Round], stored: dict[str, Any]) -> tuple[ExportRound, ...]:
@@ -177,7 +199,7 @@ def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) ->
     return ExportPod(
         category,
         stored.get("stage", "1"),
-        _poddata(event, stored, max(len(flights), 1)),
+        _poddata(event, stored, max(len(flights), 1), _extra_rounds(event, codes, src)),
         _subgroups(stored, ids, flights),
         _merged(list(rounds), stored),
     )

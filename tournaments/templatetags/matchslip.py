@@ -6,7 +6,8 @@ import re
 from typing import Any
 
 from django import template
-from django.template.defaultfilters import pluralize
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rulesets import RULESETS, Ruleset
 from rulesets.tables import Recommendation, RoundTable
@@ -36,8 +37,8 @@ def quick_score_label(score: str, first: str, second: str, draw_word: str) -> st
     if a != b:
         return f"{first if a > b else second} {max(a, b)}-{min(a, b)}"
     if not a and not b:  # 0-0-3: an intentional draw
-        return f"Intentional {draw_word.lower()} {score}"
-    return f"{draw_word} {score}"
+        return _("Intentional %(draw)s %(score)s") % {"draw": _(draw_word).lower(), "score": score}
+    return f"{_(draw_word)} {score}"
 
 
 @register.simple_tag
@@ -59,7 +60,7 @@ def quick_scores(
 def _table_name(table: RoundTable) -> str:
     """A round table's name without its source: "Magic" for "Magic (MTR Appendix E)",
     "Magic, Booster Draft playoff" for "Magic (MTR Appendix E), Booster Draft playoff"."""
-    return re.sub(r" \([^)]*\)", "", table.label)
+    return re.sub(r" \([^)]*\)", "", _(table.label))
 
 
 @register.simple_tag
@@ -72,12 +73,25 @@ def recommendation_text(rec: Recommendation | None, table: RoundTable | None = N
         return ""
     if not rec.rounds:
         n = rec.elimination_rounds
-        text = f"Single elimination: {n} round{pluralize(n)}, no Swiss"
+        text = ngettext(
+            "Single elimination: %(n)d round, no Swiss",
+            "Single elimination: %(n)d rounds, no Swiss",
+            n,
+        ) % {"n": n}
     else:
-        text = f"{rec.rounds} Swiss round{pluralize(rec.rounds)}, "
-        text += f"top {rec.cut}" if rec.cut else "no top cut"
+        text = ngettext("%(n)d Swiss round", "%(n)d Swiss rounds", rec.rounds) % {"n": rec.rounds}
+        text += ", " + (_("top %(size)s") % {"size": rec.cut} if rec.cut else _("no top cut"))
     if rec.day2_rounds:
-        text += f"; {rec.day2_rounds} Day 2 rounds"
+        text += "; " + _("%(n)d Day 2 rounds") % {"n": rec.day2_rounds}
     if table is not None and rec.row:
-        text += f" ({_table_name(table)} table for {rec.row} players)"
+        text += " " + _("(%(table)s table for %(row)s players)") % {
+            "table": _table_name(table),
+            "row": rec.row,
+        }
     return text
+
+
+@register.filter
+def minutes(seconds: int | None) -> int:
+    """Seconds as whole minutes, rounded down (the planner's lengths): 3540 → 59."""
+    return int(seconds or 0) // 60

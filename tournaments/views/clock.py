@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from .. import services
@@ -96,7 +97,7 @@ def round_clock_pause(request: HttpRequest, event: Event, round_id: int) -> Http
         event,
         round_id,
         lambda rnd: services.round_clock_pause(round=rnd, by=request.user),
-        "The round clock is paused.",
+        gettext("The round clock is paused."),
     )
 
 
@@ -109,7 +110,7 @@ def round_clock_resume(request: HttpRequest, event: Event, round_id: int) -> Htt
         event,
         round_id,
         lambda rnd: services.round_clock_resume(round=rnd, by=request.user),
-        "The round clock runs again.",
+        gettext("The round clock runs again."),
     )
 
 
@@ -123,7 +124,12 @@ def round_clock_add(request: HttpRequest, event: Event, round_id: int) -> HttpRe
         event,
         round_id,
         lambda rnd: services.round_clock_add_time(round=rnd, by=request.user, minutes=minutes),  # type: ignore[arg-type]
-        f"{minutes} minute{'s' if minutes != 1 else ''} added to the round.",
+        ngettext(
+            "%(minutes)s minute added to the round.",
+            "%(minutes)s minutes added to the round.",
+            minutes or 0,
+        )
+        % {"minutes": minutes},
     )
 
 
@@ -139,9 +145,16 @@ def match_time_extend(request: HttpRequest, event: Event, match_id: int) -> Http
         error = str(e)
     if not request.htmx:
         if error:
-            messages.error(request, f"Table {match.table}: {error}")
+            messages.error(
+                request,
+                gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": error},
+            )
         else:
-            messages.success(request, f"Table {match.table} has {minutes} more minutes.")
+            messages.success(
+                request,
+                gettext("Table %(table)s has %(minutes)s more minutes.")
+                % {"table": match.table, "minutes": minutes},
+            )
         return _back(request, event, match.round)
     view, _ = match_for_staff(match.pk)
     context = {

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from ..models import Event, Match
+from ..models import Event, Match, RoundStatus
 from ..pods import pod_label
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
@@ -43,6 +43,7 @@ def public_event_context(event: Event) -> dict[str, Any]:
         "current_rounds": rounds,
         "now": [(pod_label(r.pod), r) for r in rounds],
         "live": any(r.status in LIVE_STATUSES for r in rounds),
+        "started": any(r.status == RoundStatus.STARTED for r in rounds),
         "has_bracket": any(r.phase in ELIMINATION_PHASES for r in rounds),
     }
 

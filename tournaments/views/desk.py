@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rulesets import get_ruleset
@@ -85,9 +86,13 @@ def report_accept(request: HttpRequest, event: Event, match_id: int) -> HttpResp
     try:
         services.report_accept(match=match, by=request.user)
     except MatchslipError as e:
-        messages.error(request, f"Table {match.table}: {e}")
+        messages.error(
+            request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
+        )
     else:
-        messages.success(request, f"Table {match.table}: result recorded.")
+        messages.success(
+            request, gettext("Table %(table)s: result recorded.") % {"table": match.table}
+        )
     return redirect("staff:disputes", event.slug)
 
 
@@ -98,15 +103,24 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
     match = _match(event, match_id)
     form = _reason_form(event, request.POST)
     if not form.is_valid():
-        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        messages.error(
+            request,
+            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
+        )
         return redirect("staff:disputes", event.slug)
     try:
         m = services.dispute_resolve(by=request.user, **_result_args(match, form))
     except MatchslipError as e:
-        messages.error(request, f"Table {match.table}: {e}")
+        messages.error(
+            request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
+        )
     else:
         text = services.match_result_text(m)
-        messages.success(request, f"Table {match.table}: recorded as {text}.")
+        messages.success(
+            request,
+            gettext("Table %(table)s: recorded as %(text)s.")
+            % {"table": match.table, "text": text},
+        )
     return redirect("staff:disputes", event.slug)
 
 
@@ -118,15 +132,21 @@ def _correctable_rounds(event: Event) -> list[Round]:
 @require_safe
 @event_staff_required("correct")
 def corrections(request: HttpRequest, event: Event) -> HttpResponse:
-    """Pick a round; each recorded table can be corrected with a reason while the
-    P-POST-4 window is open. A locked round says so, quoting the rule."""
+    """Pick a round (by default the last completed one: the round in progress takes its
+    slips on the round page); each recorded table can be corrected with a reason while
+    the P-POST-4 window is open. A locked round says so, quoting the rule. ``?q=``
+    keeps the tables whose number is ``q`` or where a player's name contains it."""
     rounds = _correctable_rounds(event)
     chosen = next((r for r in rounds if str(r.pk) == request.GET.get("round")), None)
-    chosen = chosen or (rounds[0] if rounds else None)
-    context: dict[str, Any] = {"event": event, "rounds": rounds, "chosen": chosen}
+    complete = [r for r in rounds if r.status == RoundStatus.COMPLETE]
+    chosen = chosen or next(iter(complete or rounds), None)
+    query = request.GET.get("q", "").strip()[:100]
+    context: dict[str, Any] = {"event": event, "rounds": rounds, "chosen": chosen, "query": query}
     if chosen is not None:
+        view = round_for_staff(chosen)
         context.update(
-            round=round_for_staff(chosen),
+            round=view,
+            tables=[m for m in view.tables if _table_matches(m, query)],
             reports=reports_for_round(chosen.pk),
             open=services.correction_window_open(chosen),
             locked=services.locked_message(chosen),
@@ -135,17 +155,33 @@ def corrections(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "tournaments/staff/corrections.html", context)
 
 
+def _table_matches(m: Any, query: str) -> bool:
+    """Whether table ``m`` answers a Corrections search: its number, or part of a
+    player's name (case-insensitive); every table for an empty query."""
+    if not query:
+        return True
+    if query.isdigit():
+        return m.table == int(query)
+    needle = query.casefold()
+    return any(needle in s.name.casefold() for s in m.seats)
+
+
 def _correction_message(request: HttpRequest, event: Event, c: services.Correction) -> None:
     m = c.match
     text = f"Round {m.round.number} table {m.table} is now: {services.match_result_text(m)}."
     if c.marked:
         tables = ", ".join(str(x.table) for x in c.marked)
-        text += f" Round {c.marked[0].round.number} was paired on the old records: table(s) {tables} are marked."
+        text += " " + ngettext(
+            "Round %(number)d was paired on the old records: table %(tables)s is marked.",
+            "Round %(number)d was paired on the old records: tables %(tables)s are marked.",
+            len(c.marked),
+        ) % {"number": c.marked[0].round.number, "tables": tables}
     messages.success(request, text)
     if c.repairable is not None:
         messages.warning(
             request,
-            f"Round {c.repairable.number} has not started: re-pair the marked tables from its page.",
+            gettext("Round %(number)s has not started: re-pair the marked tables from its page.")
+            % {"number": c.repairable.number},
         )
 
 
@@ -158,12 +194,17 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
     form = _reason_form(event, request.POST)
     url = reverse("staff:corrections", args=[event.slug]) + f"?round={match.round_id}"
     if not form.is_valid():
-        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        messages.error(
+            request,
+            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
+        )
         return redirect(url)
     try:
         correction = services.result_correct(by=request.user, **_result_args(match, form))
     except MatchslipError as e:
-        messages.error(request, f"Table {match.table}: {e}")
+        messages.error(
+            request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
+        )
     else:
         _correction_message(request, event, correction)
     return redirect(f"{url}#match-{match.pk}")
@@ -180,7 +221,7 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, "Penalty noted.")
+            messages.success(request, gettext("Penalty noted."))
             return redirect("staff:penalties", event.slug)
     notes = event.penalties.select_related("registration__player", "by")
     context = {"event": event, "form": form, "notes": notes}

@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from .. import services
@@ -79,7 +80,9 @@ def decklist_record(request: HttpRequest, event: Event, registration_id: int) ->
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Deck list of {reg.player.name} received.")
+        messages.success(
+            request, gettext("Deck list of %(name)s received.") % {"name": reg.player.name}
+        )
     back = "staff:players" if request.POST.get("next") == "players" else "staff:decklists"
     return redirect(back, event.slug)
 
@@ -90,7 +93,7 @@ def deck_check(request: HttpRequest, event: Event) -> HttpResponse:
     """Draw a random deck check from a stored seed (P-POST-5, I-1)."""
     form = DeckCheckForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give how many players to check (1–64).")
+        messages.error(request, gettext("Give how many players to check (1–64)."))
         return redirect("staff:decklists", event.slug)
     try:
         picked = services.deck_check_draw(
@@ -113,7 +116,7 @@ def player_disqualify(
     form's ``registration`` (penalties page)."""
     raw = registration_id or request.POST.get("registration", "")
     if not str(raw).isdigit():
-        messages.error(request, "Choose the player to disqualify.")
+        messages.error(request, gettext("Choose the player to disqualify."))
         return redirect("staff:penalties", event.slug)
     reg = _reg(event, int(raw))
     form = DisqualifyForm(request.POST)
@@ -123,5 +126,5 @@ def player_disqualify(
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{reg.player.name} is disqualified.")
+        messages.success(request, gettext("%(name)s is disqualified.") % {"name": reg.player.name})
     return redirect("staff:penalties", event.slug)

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import get_ruleset
@@ -23,7 +24,7 @@ from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm, PlayerGameReportForm, PlayerReportForm
 from ..models import Match, Outcome, Registration, RoundStatus, SelfReportMode
 from ..selectors import ELIMINATION_PHASES
-from ..selectors.reports import page_for_player
+from ..selectors.reports import page_for_player, standing_for_player
 from ..services.pod_reports import pod_report_submit
 from .common import wants_fragment
 from .games import form_error
@@ -70,6 +71,11 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         and rnd.phase not in ELIMINATION_PHASES,
         "game_record": get_ruleset(reg.event.ruleset).game_record,
         "drop_form": PlayerDropForm(),
+        # issue 13: place, record and points; every report line says whom it is about
+        "standing": standing_for_player(reg),
+        "report_lines": [(x.registration_id, *x.seen_by(reg.pk)) for x in page.summary.lines]
+        if page.summary
+        else [],
         **extra,
     }
     template = f"{TEMPLATE}#report" if wants_fragment(request) else TEMPLATE
@@ -198,7 +204,7 @@ def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player drops themselves (P-SW-6), after ticking the confirmation."""
     reg = _registration(slug, token)
     if not PlayerDropForm(request.POST).is_valid():
-        messages.error(request, "Tick the box to confirm that you want to drop.")
+        messages.error(request, gettext("Tick the box to confirm that you want to drop."))
         return _private(redirect("public:player", slug, token))
     try:
         reg = services.registration_drop(
@@ -208,6 +214,8 @@ def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         messages.error(request, str(e))
     else:
         messages.success(
-            request, f"You dropped after round {reg.dropped_after_round}. Thanks for playing!"
+            request,
+            gettext("You dropped after round %(dropped_after_round)s. Thanks for playing!")
+            % {"dropped_after_round": reg.dropped_after_round},
         )
     return _private(redirect("public:player", slug, token))

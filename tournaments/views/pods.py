@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from ..errors import MatchslipError, RoundStateError
@@ -78,7 +79,10 @@ def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
         error, status = slip_attempt(lambda: _enter(match, form, request.user))
     if not request.htmx:
         if error:
-            messages.error(request, f"Table {match.table}: {error}")
+            messages.error(
+                request,
+                gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": error},
+            )
         url = reverse("staff:round", args=[event.slug, match.round_id])
         return redirect(f"{url}#match-{match.pk}")
     rnd = Round.objects.get(pk=match.round_id)
@@ -106,7 +110,10 @@ def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> H
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"Table {match.table}: the 150-minute limit now applies.")
+        messages.success(
+            request,
+            gettext("Table %(table)s: the 150-minute limit now applies.") % {"table": match.table},
+        )
     return redirect("staff:round", event.slug, match.round_id)
 
 
@@ -118,16 +125,25 @@ def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRespon
     match = event_match_or_404(event, match_id)
     form = PodSlipForm(request.POST, match=match)
     if not form.is_valid():
-        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        messages.error(
+            request,
+            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
+        )
     else:
         try:
             pod_result_correct(
                 match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
             )
         except MatchslipError as e:
-            messages.error(request, f"Table {match.table}: {e}")
+            messages.error(
+                request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
+            )
         else:
-            messages.success(request, f"Round {match.round.number} table {match.table} corrected.")
+            messages.success(
+                request,
+                gettext("Round %(number)s table %(table)s corrected.")
+                % {"number": match.round.number, "table": match.table},
+            )
     url = reverse("staff:corrections", args=[event.slug])
     return redirect(f"{url}?round={match.round_id}#match-{match.pk}")
 
@@ -140,16 +156,23 @@ def pod_dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> Ht
     match = event_match_or_404(event, match_id)
     form = PodSlipForm(request.POST, match=match)
     if not form.is_valid():
-        messages.error(request, f"Table {match.table}: choose a result and give a reason.")
+        messages.error(
+            request,
+            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
+        )
         return redirect("staff:disputes", event.slug)
     try:
         pod_dispute_resolve_service(
             match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
         )
     except MatchslipError as e:
-        messages.error(request, f"Table {match.table}: {e}")
+        messages.error(
+            request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
+        )
     else:
-        messages.success(request, f"Table {match.table}: pod result recorded.")
+        messages.success(
+            request, gettext("Table %(table)s: pod result recorded.") % {"table": match.table}
+        )
     return redirect("staff:disputes", event.slug)
 
 
@@ -164,7 +187,7 @@ def pod_structure(request: HttpRequest, event: Event) -> HttpResponse:
     """The organiser announces the Swiss rounds and the pod top cut (P-RT-6, MP-SE-1)."""
     form = PodStructureForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the Swiss rounds (1–20) and a top cut size.")
+        messages.error(request, gettext("Give the Swiss rounds (1–20) and a top cut size."))
     else:
         try:
             pod_cut_set(
@@ -179,6 +202,10 @@ def pod_structure(request: HttpRequest, event: Event) -> HttpResponse:
             cut = form.cleaned_data["cut"]
             messages.success(
                 request,
-                f"{event.swiss_rounds} Swiss rounds, {f'top {cut}' if cut else 'no top cut'}.",
+                gettext("%(swiss_rounds)s Swiss rounds, %(value)s.")
+                % {
+                    "swiss_rounds": event.swiss_rounds,
+                    "value": f"top {cut}" if cut else "no top cut",
+                },
             )
     return redirect("staff:dashboard", event.slug)

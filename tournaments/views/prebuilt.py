@@ -21,10 +21,12 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html, format_html_join
 from django.utils.http import http_date
 from django.utils.regex_helper import _lazy_re_compile
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from .. import public_pages
@@ -41,13 +43,21 @@ from .common import wants_fragment
 MAX_AGE = 5  # seconds a shared cache may serve a public page without asking again
 SEARCH_LIMIT = 20
 ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
-VARY = ("Accept-Encoding", "HX-Request", "HX-History-Restore-Request")
+# Accept-Language and Cookie: the page is in the visitor's language (issue 13).
+VARY = ("Accept-Encoding", "HX-Request", "HX-History-Restore-Request", "Accept-Language", "Cookie")
 View = Callable[..., HttpResponse]
 
 
 def _anonymous(request: HttpRequest) -> bool:
     """No session cookie: the page would show no user (checked without a query)."""
     return settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+def _default_language() -> bool:
+    """The request is in the default language (LocaleMiddleware chose it from the language
+    cookie or Accept-Language): only then are the prebuilt bytes, built in
+    ``settings.LANGUAGE_CODE``, its answer; other languages render from PostgreSQL."""
+    return translation.get_language() == settings.LANGUAGE_CODE
 
 
 def _etag_matches(request: HttpRequest, *etags: str) -> bool:
@@ -99,7 +109,12 @@ def prebuilt(page_for: Callable[[HttpRequest], str | None]) -> Callable[[View], 
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             page = page_for(request)
-            if page is None or getattr(request, "prebuilding", False) or not _anonymous(request):
+            if (
+                page is None
+                or getattr(request, "prebuilding", False)
+                or not _anonymous(request)
+                or not _default_language()
+            ):
                 return view(request, slug, **kwargs)
             response = _from_cache(request, slug, page)
             if response is not None:
@@ -129,7 +144,7 @@ def standings_page(request: HttpRequest) -> str | None:
 def search_entries(slug: str, query: str) -> list[NameEntry] | None:
     """Players whose name contains ``query``, from the stored name list; None when the
     list is not stored (the caller searches PostgreSQL). No query."""
-    current = public_pages.pointer(slug)
+    current = public_pages.pointer(slug) if _default_language() else None
     entries = None if current is None else public_pages.names(slug, current)
     if entries is None:
         return None
@@ -180,8 +195,11 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
         '<li><span class="where">{}</span>{}<small class="round-label">{}</small></li>',
         (
             (
-                format_html("Table <strong>{}</strong>", e.table) if e.table else e.note,
-                format_html(' <span class="opponent">vs {}</span>', e.opponent)
+                format_html(_("Table <strong>{}</strong>"), e.table) if e.table else e.note,
+                format_html(
+                    ' <span class="opponent">{}</span>',
+                    _("vs %(opponent)s") % {"opponent": e.opponent},
+                )
                 if e.opponent
                 else "",
                 f" {e.round_label}",
@@ -192,7 +210,7 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
     inner = (
         format_html('<ul class="my-table">{}</ul>', lines)
         if entries
-        else format_html('<p class="empty">{}</p>', "You are not seated in the current round.")
+        else format_html('<p class="empty">{}</p>', _("You are not seated in the current round."))
     )
     return format_html(
         '<section id="my-table" hx-get="{}" hx-trigger="every 20s" hx-swap="outerHTML">{}</section>',
@@ -206,7 +224,7 @@ def player_table(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's own table in the current round (``/e/<event>/p/<token>/table/``) for
     their phone to poll: a few hundred bytes with an ETag, no query on a hit. An
     unknown token is a 404."""
-    current = public_pages.pointer(slug)
+    current = public_pages.pointer(slug) if _default_language() else None
     entries = None if current is None else public_pages.seat(slug, current, token)
     if entries is None:
         reg = get_object_or_404(

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_safe
 
 from ..forms import SearchForm
 from ..models import Event
+from ..planning import plan_for_event
 from ..public_cache import pairings_fragment
 from ..selectors import (
     bracket_for_public,
@@ -35,10 +36,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
-    """The event's announcements (S-2), divisions, current rounds and links. 3 queries."""
+    """The event's announcements (S-2), divisions, current rounds, links and the
+    estimated finish (``planning``). 5 queries."""
     event = get_object_or_404(Event, slug=slug)
     context = public_event_context(event)
     context["divisions"] = divisions_for_event(event)
+    context["plan"] = plan_for_event(event)  # the estimated finish (issue 13)
     return public_page(request, "tournaments/public/event.html", context)
 
 

@@ -18,25 +18,27 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import DEFAULT, RULESETS, get_ruleset
+from rulesets.planner import default_round_seconds
 from rulesets.tables import Recommendation
 
 from .. import services
-from ..errors import InvalidInput, MatchslipError, ResultConflict, RoundStateError
+from ..errors import MatchslipError, ResultConflict, RoundStateError
 from ..formats.checks import MAX_FILE_BYTES
 from ..forms import (
     DivisionForm,
     DropForm,
     EventForm,
     PlayerForm,
-    PlayersCsvForm,
+    PlayersSheetForm,
     ResultForm,
-    TdfUploadForm,
 )
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
+from ..planning import PlanForm, plan_for_form
 from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
     ELIMINATION_PHASES,
@@ -46,7 +48,6 @@ from ..selectors import (
     round_for_staff,
 )
 from ..selectors.reports import reports_for_round
-from ..services.imports import file_too_large
 from .clock import clock_context
 from .common import event_match_or_404, int_param, wants_fragment
 
@@ -74,8 +75,13 @@ def event_create(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial=initial)
     season = form.data.get("season_year") if form.is_bound else None
     rules = RULESETS.get(str(form.data.get("ruleset") if form.is_bound else ruleset_id))
+    # The planner (issue 13): the GET inputs, or the same names posted with the event.
+    plan_form = PlanForm(request.POST if request.method == "POST" else request.GET)
     context = {
         "form": form,
+        "plan_form": plan_form,
+        "plan": plan_for_form(plan_form, rules.id) if rules else None,
+        "default_round_minutes": default_round_seconds(rules) // 60 if rules else "",
         "expected": expected,
         "recommendation": rule,
         "rules": rules,
@@ -86,35 +92,31 @@ def event_create(request: HttpRequest) -> HttpResponse:
     }
     if request.method == "GET" and wants_fragment(request):
         return render(request, "tournaments/staff/event_create.html#recommendation", context)
+    if request.method == "POST" and not plan_form.is_valid():
+        form.add_error(None, _plan_error(plan_form))
     if request.method == "POST" and form.is_valid():
         try:
-            event = services.event_create(by=request.user, **form.service_kwargs())
+            event = services.event_create(
+                by=request.user,
+                **form.service_kwargs(),
+                **plan_form.event_fields(form.cleaned_data["ruleset"]),
+            )
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, f"{event.name} created. Now add the players.")
+            messages.success(
+                request, gettext("%(name)s created. Now add the players.") % {"name": event.name}
+            )
             return redirect("staff:players", event.slug)
     return render(request, "tournaments/staff/event_create.html", context)
 
 
-@login_required_htmx
-def tdf_import(request: HttpRequest) -> HttpResponse:
-    """Create an event from an uploaded TOM ``.tdf`` file; the uploader becomes its
-    organiser. A malformed file, or one over ``MAX_FILE_BYTES`` (not even read), is
-    refused with the element at fault, nothing written."""
-    form = TdfUploadForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
-        try:
-            if upload.size > MAX_FILE_BYTES:
-                raise InvalidInput(file_too_large(upload.size))
-            event = services.event_import_tdf(content=upload.read(), by=request.user)
-        except MatchslipError as e:
-            form.add_error("file", f"Nothing was imported. {e}")
-        else:
-            messages.success(request, f"Imported {event.name}.")
-            return redirect("staff:dashboard", event.slug)
-    return render(request, "tournaments/staff/tdf_import.html", {"form": form})
+def _plan_error(plan_form: PlanForm) -> str:
+    """The planner's refused inputs in one line: "Round length (minutes): …"."""
+    return " ".join(
+        f"{plan_form.fields[name].label}: {' '.join(errors)}"
+        for name, errors in plan_form.errors.items()
+    )
 
 
 def _ruleset_features() -> dict[str, dict[str, Any]]:
@@ -147,13 +149,16 @@ def _recommendation(
 # --- players --------------------------------------------------------------------------
 
 
-def _players_page(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+def _players_page(
+    request: HttpRequest, event: Event, preview: Any = None, **forms: Any
+) -> HttpResponse:
     ages = event.rules.features.age_divisions
     context = {
         "event": event,
         "registrations": registrations_for_staff(event),
         "add_form": forms.get("add_form") or PlayerForm(event=event),
-        "csv_form": forms.get("csv_form") or PlayersCsvForm(ages=ages),
+        "csv_form": forms.get("csv_form") or PlayersSheetForm(ages=ages),
+        "preview": preview,
         "divisions": divisions_for_event(event),
         "late_losses": services.late_losses(event),
         "divisions_open": not event.rounds.exists(),
@@ -184,7 +189,11 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
             text = f"Added {reg.player.name}."
             if reg.late:
                 losses = reg.seats.count()
-                text += f" Late entry: a loss for each of the {losses} round(s) already started."
+                text += " " + ngettext(
+                    "Late entry: a loss for the %(count)d round already started.",
+                    "Late entry: a loss for each of the %(count)d rounds already started.",
+                    losses,
+                ) % {"count": losses}
             messages.success(request, text)
             return redirect("staff:players", event.slug)
     return _players_page(request, event, add_form=form)
@@ -193,19 +202,46 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_operator_required
 def players_import(request: HttpRequest, event: Event) -> HttpResponse:
-    """Register pasted CSV lines, all or nothing; an error names the line."""
-    form = PlayersCsvForm(request.POST, ages=event.rules.features.age_divisions)
-    if form.is_valid():
+    """Players pasted or uploaded from a spreadsheet (CSV/TSV): first a preview with
+    every problem marked, nothing saved (``players_sheet_preview``); the preview's
+    "Add these players" posts the same text back with ``confirm`` and, when names are
+    duplicated, the organiser's confirmation (``registrations_add_sheet``)."""
+    form = PlayersSheetForm(
+        request.POST,
+        request.FILES,
+        ages=event.rules.features.age_divisions,
+        max_bytes=MAX_FILE_BYTES,
+    )
+    if not form.is_valid():
+        return _players_page(request, event, csv_form=form)
+    text = form.cleaned_data["text"]
+    preview = services.players_sheet_preview(event=event, text=text)
+    refused = ""
+    if form.cleaned_data["confirm"]:
         try:
-            regs = services.registrations_add_csv(
-                event=event, text=form.cleaned_data["lines"], by=request.user
+            regs = services.registrations_add_sheet(
+                event=event,
+                text=text,
+                by=request.user,
+                allow_duplicate_names=form.cleaned_data["allow_duplicates"],
             )
         except MatchslipError as e:
-            form.add_error("lines", f"Nothing was added. {e}")
+            refused = f"Nothing was added. {e}"
         else:
-            messages.success(request, f"Added {len(regs)} players.")
+            count = len(regs)
+            messages.success(
+                request,
+                ngettext("Added %(count)d player.", "Added %(count)d players.", count)
+                % {"count": count},
+            )
             return redirect("staff:players", event.slug)
-    return _players_page(request, event, csv_form=form)
+    # The preview carries the sheet's text (an upload's too) to the confirmation.
+    ages = event.rules.features.age_divisions
+    shown = PlayersSheetForm({"lines": text}, ages=ages)
+    shown.is_valid()
+    if refused:
+        shown.add_error(None, refused)
+    return _players_page(request, event, preview=preview, csv_form=shown)
 
 
 @require_POST
@@ -215,7 +251,7 @@ def player_division(request: HttpRequest, event: Event, registration_id: int) ->
     reg = get_object_or_404(Registration, pk=registration_id, event=event)
     form = DivisionForm(request.POST, event=event)
     if not form.is_valid():
-        messages.error(request, "Choose a division of this event.")
+        messages.error(request, gettext("Choose a division of this event."))
         return redirect("staff:players", event.slug)
     try:
         reg = services.registration_set_division(
@@ -224,7 +260,11 @@ def player_division(request: HttpRequest, event: Event, registration_id: int) ->
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{reg.player.name} is now {reg.division.get_code_display()}.")
+        messages.success(
+            request,
+            gettext("%(name)s is now %(code)s.")
+            % {"name": reg.player.name, "code": reg.division.get_code_display()},
+        )
     return redirect("staff:players", event.slug)
 
 
@@ -243,7 +283,9 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
         messages.error(request, str(e))
     else:
         messages.success(
-            request, f"{reg.player.name} dropped after round {reg.dropped_after_round}."
+            request,
+            gettext("%(name)s dropped after round %(dropped_after_round)s.")
+            % {"name": reg.player.name, "dropped_after_round": reg.dropped_after_round},
         )
     return redirect("staff:players", event.slug)
 
@@ -313,7 +355,7 @@ def round_publish(request: HttpRequest, event: Event, round_id: int) -> HttpResp
         event,
         round_id,
         services.round_publish,
-        "Round {number} is published: players can see their tables.",
+        gettext("Round {number} is published: players can see their tables."),
     )
 
 
@@ -326,7 +368,7 @@ def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
         event,
         round_id,
         services.round_start,
-        "Round {number} started. Enter results as slips come in.",
+        gettext("Round {number} started. Enter results as slips come in."),
     )
 
 
@@ -382,7 +424,10 @@ def slip_response(
     the progress out of band; without JS, a redirect to the round (errors as messages)."""
     if not request.htmx:
         if error:
-            messages.error(request, f"Table {match.table}: {error}")
+            messages.error(
+                request,
+                gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": error},
+            )
         url = reverse("staff:round", args=[event.slug, match.round_id])
         return redirect(f"{url}#match-{match.pk}")
     rnd = Round.objects.get(pk=match.round_id)

@@ -3,12 +3,14 @@ settings (organisers only), and a player's private link for the scorekeeping des
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import get_ruleset
@@ -51,10 +53,27 @@ def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, An
             table, players, awarded_byes=byes if context["takes_byes"] else None
         )
     except ValueError as e:
-        context["problem"] = str(e)
+        context["problem"] = _table_problem(str(e))
     else:
         context["recommendation"] = found
     return context
+
+
+TABLE_STARTS = re.compile(
+    r"^The (?P<table>.+) table starts at (?P<low>\d+) players, got (?P<got>\d+)\.$"
+)
+
+
+def _table_problem(text: str) -> str:
+    """The round table's refusal (rulesets.tables, in English) in the visitor's language."""
+    m = TABLE_STARTS.match(text)
+    if m is None:
+        return text
+    return gettext("The %(table)s table starts at %(low)s players, got %(got)s.") % {
+        "table": gettext(m["table"]),
+        "low": m["low"],
+        "got": m["got"],
+    }
 
 
 def _team_page(
@@ -95,7 +114,11 @@ def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error("who", str(e))
         else:
-            messages.success(request, f"{staff.user.get_username()} is now {staff.role}.")
+            messages.success(
+                request,
+                gettext("%(user)s is now %(role)s.")
+                % {"user": staff.user.get_username(), "role": staff.get_role_display()},
+            )
             return redirect("staff:team", event.slug)
     return _team_page(request, event, invite=form)
 
@@ -110,7 +133,11 @@ def team_remove(request: HttpRequest, event: Event, staff_id: int) -> HttpRespon
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, f"{staff.user.get_username()} is no longer {staff.role}.")
+        messages.success(
+            request,
+            gettext("%(user)s is no longer %(role)s.")
+            % {"user": staff.user.get_username(), "role": staff.get_role_display()},
+        )
     return redirect("staff:team", event.slug)
 
 
@@ -121,9 +148,9 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
     form = EventSettingsForm(request.POST)
     if form.is_valid():
         services.event_settings_update(event=event, by=request.user, **form.cleaned_data)
-        messages.success(request, "Settings saved.")
+        messages.success(request, gettext("Settings saved."))
     else:
-        messages.error(request, "Choose one of the settings.")
+        messages.error(request, gettext("Choose one of the settings."))
     return redirect("staff:team", event.slug)
 
 
@@ -134,7 +161,7 @@ def event_options(request: HttpRequest, event: Event) -> HttpResponse:
     melee.gg ranking), validated by the service; a refusal names the option and value."""
     form = _options_form(event, request.POST)
     if form is None:
-        messages.error(request, "This ruleset has no options.")
+        messages.error(request, gettext("This ruleset has no options."))
         return redirect("staff:team", event.slug)
     if form.is_valid():
         try:
@@ -142,7 +169,7 @@ def event_options(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, "Ruleset options saved.")
+            messages.success(request, gettext("Ruleset options saved."))
             return redirect("staff:team", event.slug)
     return _team_page(request, event, options=form)
 
@@ -167,5 +194,5 @@ def player_link_reset(request: HttpRequest, event: Event, registration_id: int) 
     """Give the player a new private link; the old one (and its QR code) stops working."""
     reg = get_object_or_404(Registration, pk=registration_id, event=event)
     services.registration_link_reset(registration=reg, by=request.user)
-    messages.success(request, "New private link made: the old one no longer works.")
+    messages.success(request, gettext("New private link made: the old one no longer works."))
     return redirect("staff:player_link", event.slug, reg.pk)

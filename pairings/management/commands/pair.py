@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pairings import pods
+from pairings.procedures import event_pods, next_step
 from pairings.services import round_pair
 from tournaments.errors import MatchslipError
 from tournaments.models import Event
@@ -42,8 +42,8 @@ class Command(BaseCommand):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"No event with slug {slug!r}.")
-        targets = [pod] if pod else pods.event_pods(event)
-        steps = {p: pods.next_step(event, p) for p in targets}
+        targets = [pod] if pod else event_pods(event)
+        steps = {p: next_step(event, p) for p in targets}
         ready = [p for p, s in steps.items() if s.can_pair] or targets[:1]
         try:
             rounds = [r for p in ready for r in round_pair(event=event, pod=p, by=None, seed=seed)]

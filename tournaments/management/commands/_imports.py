@@ -48,7 +48,11 @@ def read_json(path: Path) -> Any:
 
 
 def import_file(command: BaseCommand, path: Path, parse: Callable[[], EventData]) -> None:
-    """Parse with ``parse`` and import the event; print its slug alone on the last line."""
+    """Parse with ``parse`` and import the event; print its slug alone on the last line.
+
+    Each official record kept as recorded though the live rules refuse it (a 3-0 in a
+    best-of-3, ``formats.checks``) is printed as a ``warning:`` line on standard error;
+    the event keeps the same notes for its staff dashboard (``Event.import_notes``)."""
     try:
         data = parse()
     except FileRefused as e:
@@ -57,4 +61,6 @@ def import_file(command: BaseCommand, path: Path, parse: Callable[[], EventData]
         event = event_import(data=data, by=None)
     except MatchslipError as e:
         raise CommandError(f"{path}: {e}") from e
+    for note in event.import_notes:
+        command.stderr.write(f"warning: {path}: {note}")
     command.stdout.write(event.slug)

@@ -3,48 +3,39 @@
 Round 1 seeds the active players of the pod at random from a stored seed (P-SE-1, I-1)
 and gives the top seeds the byes (P-SE-2); every seed is written in the pairing's
 ``why`` (``"seed 1 vs seed 8"``, ``"bye: seed 3"``), so the seeding is kept with the
-round and read back by :func:`se_seeds`. Later rounds pair the winners of consecutive
-slots; after the semi-finals the announced 3rd/4th playoff is paired too (P-SE-6).
-Round 1's matches are created in slot order (byes included), so the database order of
-a round is its slot order. Late players (P-SE-4) and drops (P-SE-3) are handled in
-``tournaments.services.registrations``.
+round and read back by ``standings.se_standings.se_seeds``, which also places the players
+(P-SE-5). Later rounds pair the winners of consecutive slots; after the semi-finals the
+announced 3rd/4th playoff is paired too (P-SE-6). Round 1's matches are created in slot
+order (byes included), so the database order of a round is its slot order. Late players
+(P-SE-4) and drops (P-SE-3) are handled in ``tournaments.services.registrations``.
 """
 
 from __future__ import annotations
 
 import random
-import re
-import secrets
 from typing import Any
 
+from standings.engine.placement import THIRD_PLACE_WHY
+from standings.se_standings import se_seeds
 from tournaments.errors import PairingImpossible, ResultsMissing
-from tournaments.models import Event, Match, Phase, Registration, Round, RoundStatus
+from tournaments.models import Event, Match, Phase, Registration, Round
 from tournaments.services import round_create
 from tournaments.services.registrations import match_forfeit
 
-from .adapters import pod_registrations
-from .engine import elimination
-from .engine.elimination import THIRD_PLACE_WHY
-from .engine.types import Pairing
-
-_SEEDS = re.compile(r"seed (\d+)")
+from ..adapters import pod_registrations
+from ..engine import elimination
+from ..engine.types import Pairing
+from .base import Group, Procedure, Step, StepKind
 
 
-def _rounds(event: Event, pod: str) -> list[Round]:
-    return list(event.rounds.filter(pod=pod, phase=Phase.SINGLE_ELIMINATION).order_by("number"))
-
-
-def se_seeds(event: Event, pod: str) -> dict[int, int]:
-    """``{registration id: seed}`` of a standalone bracket, read from round 1's ``why``."""
-    rounds = _rounds(event, pod)
-    if not rounds:
-        return {}
-    seeds: dict[int, int] = {}
-    for m in rounds[0].matches.order_by("pk").prefetch_related("seats"):
-        numbers = [int(n) for n in _SEEDS.findall(m.why)]
-        for seat, number in zip(m.seats.all(), numbers, strict=False):
-            seeds[seat.registration_id] = number
-    return seeds
+def next_step(group: Group) -> Step:
+    """Round 1 (seeded at random), then the next round until the final is played."""
+    last = group.last
+    if last is None:
+        return Step(StepKind.ELIMINATION, 1, "Seed the players at random and pair round 1.", None)
+    if last.matches.exclude(why__startswith=THIRD_PLACE_WHY).count() == 1:
+        return Step(StepKind.DONE, group.number, "The final is played.", last)
+    return Step(StepKind.ELIMINATION, group.number, f"Pair round {group.number}.", last)
 
 
 def _slots(rnd: Round) -> list[Match]:
@@ -91,25 +82,19 @@ def _next_round(event: Event, pod: str, last: Round, by: Any) -> Round:
         winners = {m.table: str(m.winner_id) for m in slots if m.table is not None}
         pairings.append(elimination.third_place_playoff(semis, winners, seed_of))
     rnd = _create(event, pod, last.number + 1, pairings, by)
-    for reg in rnd_players(rnd):  # P-SE-3: a player who left loses their next match too
-        if reg.dropped or reg.disqualified:
+    for reg in list(Registration.objects.filter(seats__round=rnd).select_related("player")):
+        if reg.dropped or reg.disqualified:  # P-SE-3: a player who left loses their next match
             match_forfeit(registration=reg, by=by)
     return rnd
 
 
-def rnd_players(rnd: Round) -> list[Registration]:
-    return list(Registration.objects.filter(seats__round=rnd).select_related("player"))
-
-
-def se_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
+def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     """Pair the next round of a standalone single-elimination pod (P-SE-1, P-SE-2,
-    P-SE-6). Called by ``services.round_pair`` inside its transaction and lock; raises
-    ResultsMissing, PairingImpossible."""
-    rounds = _rounds(event, pod)
-    if not rounds:
-        seed = secrets.randbits(48) if seed is None else seed
-        return [_first_round(event, pod, seed, by)]
-    last = rounds[-1]
-    if last.status != RoundStatus.COMPLETE:
-        raise ResultsMissing(f"Round {last.number} is not complete yet.")
-    return [_next_round(event, pod, last, by)]
+    P-SE-6): round 1 from ``seed``, later rounds from the winners. Raises ResultsMissing,
+    PairingImpossible."""
+    if group.last is None:
+        return [_first_round(group.event, group.pod, seed, by)]
+    return [_next_round(group.event, group.pod, group.last, by)]
+
+
+PROCEDURE = Procedure(next_step, pair)

@@ -2,10 +2,11 @@
 
 The organiser flights a division before round 1 (dashboard → Flights). Each flight is
 then its own pairing group, ``<pod>#flight-<n>`` (``tournaments.pods.flight_pod``);
-the division plays one Swiss round fewer per doubling of flights (P-FL-2), the top cut
-takes the same number from every flight and merges them (P-FL-5, ``standings.
+the division plays one Swiss round fewer per doubling of flights (P-FL-2). A flight that
+has played its Swiss waits for the others (:func:`next_step`); the top cut then takes the
+same number from every flight and merges them (P-FL-5, the order is ``standings.
 flight_standings``), and a late player joins the flight that started smaller (P-FL-4,
-``tournaments.services.registrations``).
+``pairings.engine.flights.late_flight``, drawn by ``tournaments.services.registration_batch``).
 """
 
 from __future__ import annotations
@@ -16,19 +17,40 @@ from typing import Any
 
 from django.db import transaction
 
+from standings.engine.flights import FlightsRefused, per_flight_cut
 from tournaments.errors import InvalidInput
-from tournaments.models import Division, Registration, Structure
+from tournaments.models import Division, Registration, RoundStatus, Structure
+from tournaments.pods import flight_pod, split_flight
 from tournaments.services import audit_log
 
-from .engine.flights import (
+from ..engine.flights import (
     FlightPlan,
-    FlightsRefused,
     assign_flights,
     check_flights,
     flight_options,
     flight_rounds,
-    per_flight_cut,
 )
+from .base import Group, Procedure, Step, StepKind
+
+
+def next_step(group: Group) -> Step | None:
+    """A flight that has played its Swiss waits while another flight of its division
+    still plays (P-FL-5: the merged cut needs every flight's standings)."""
+    base, _ = split_flight(group.pod)
+    flights = max((d.flights for d in group.divisions), default=0)
+    busy = [
+        str(n)
+        for n in range(1, flights + 1)
+        if group.event.rounds.filter(pod=flight_pod(base, n), status=RoundStatus.COMPLETE).count()
+        < group.swiss_total
+    ]
+    if not busy:
+        return None
+    message = f"Waiting for flight {', '.join(busy)} to finish the Swiss."
+    return Step(StepKind.WAIT, group.number, message, group.last)
+
+
+PROCEDURE = Procedure(next_step, None)
 
 
 def _active(division: Division) -> list[Registration]:

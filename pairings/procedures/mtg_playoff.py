@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from standings.engine.mtg import draft_playoff_pairings
 from tournaments.models import Event
 
-from .engine import elimination
-from .engine.types import Pairing
+from ..engine import elimination
+from ..engine.elimination import draft_playoff_pairings
+from ..engine.types import Pairing
 
 
 def uses_draft_seating(event: Event, cut: int) -> bool:

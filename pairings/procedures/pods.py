@@ -1,22 +1,27 @@
-"""Pairing services of multiplayer pod events (MP-POD-1…2, MP-PAIR-1, MP-SEAT-1,
-MP-SE-1…2, I-3).
+"""Multiplayer pod events (MP-POD-1…2, MP-PAIR-1, MP-SEAT-1, MP-SE-1…2, I-3): three
+stages.
 
-``pairings.services.round_pair`` and ``pairings.pods.next_step`` hand pod events to
-:func:`pod_round_pair` and :func:`pod_next_step`. Pods are stored as Match rows with
-3–5 MatchSeats in seat order (seat 1 takes the first turn); a top seed's bye in a pod
-top cut is a one-seat bye match without a table.
+* ``SWISS``: Swiss rounds of pods up to the announced count, no byes, filled top to
+  bottom by the multiplayer standings (``standings.services.pod_standings``).
+* ``CUT`` (the Swiss group's last stage): each division with a cut gets its own group,
+  ``<division>-top-cut``; top seeds get byes, the others are snaked into pods of 4.
+* ``BRACKET`` (the cut group's stage): cut rounds from the winners until the final pod
+  (a round of one pod and no byes) is played; a drawn pod goes to the best Swiss seed
+  (MP-SE-2).
+
+Pods are stored as Match rows with 3–5 MatchSeats in seat order (seat 1 takes the first
+turn); a top seed's bye in a pod top cut is a one-seat bye match without a table. A Swiss
+round of pods is paired again after a correction by ``pairings.repair_services``.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
-
+from standings.services import division_swiss_order, pod_standings
 from tournaments.errors import PairingImpossible, ResultsMissing
 from tournaments.models import (
     Division,
@@ -26,15 +31,17 @@ from tournaments.models import (
     Phase,
     Registration,
     Round,
-    RoundStatus,
 )
 from tournaments.multiplayer import pod_size
+from tournaments.pods import CUT_SUFFIX, pod_label
 from tournaments.services import audit_log, round_create
 from tournaments.services.rounds import Table
 
-from . import pods
-from .engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
-from .engine.pods import Pod, PodPlayer, pair_pods
+from ..engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
+from ..engine.pods import Pod, PodPlayer, pair_pods
+from . import swiss
+from .base import Group, Procedure, Step, StepKind
+from .top_cut import cut_pod, waiting_cuts
 
 BYE_WHY = "top seed: bye to the next round"  # MP-SE-1
 
@@ -61,8 +68,6 @@ def _history(event: Event, pod: str) -> tuple[dict[int, set[int]], dict[int, int
 def pod_players(event: Event, pod: str) -> list[PodPlayer]:
     """The active players of ``pod`` as PodPlayers: match points and rank from the
     multiplayer standings (MP-TB order), previous opponents, smaller pods sat in."""
-    from standings.services import pod_standings
-
     standings = pod_standings(event, pod)
     regs = standings.registrations
     opponents, small = _history(event, pod)
@@ -128,16 +133,12 @@ def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Roun
 
 def swiss_seeds(event: Event, division: Division) -> list[str]:
     """Registration ids of the division's active players in Swiss order (seed 1 first)."""
-    from standings.services import division_swiss_order
-
     order = division_swiss_order(event, division)
     return [str(r.pk) for r in order if not r.dropped and not r.disqualified]
 
 
 def _seed_of(event: Event, division: Division) -> dict[str, int]:
     """Swiss seed (1 = best) of every player of the division, dropped ones included."""
-    from standings.services import division_swiss_order
-
     return {str(r.pk): k for k, r in enumerate(division_swiss_order(event, division), start=1)}
 
 
@@ -159,7 +160,7 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
     regs = Registration.objects.in_bulk([int(i) for i in seeds[:cut]])
     return round_create(
         event=event,
-        pod=pods.cut_pod(division),
+        pod=cut_pod(division),
         number=number,
         phase=Phase.TOP_CUT,
         tables=_cut_tables(first.pods, first.byes, regs),
@@ -188,7 +189,7 @@ def advancing(last: Round, seed_of: dict[str, int]) -> list[str]:
 
 def _pair_cut_next(event: Event, pod: str, last: Round, by: Any) -> Round:
     """The next top-cut round: the players still in snaked by Swiss seed (I-3)."""
-    division = Division.objects.get(event=event, code=pod.removesuffix(pods.CUT_SUFFIX))
+    division = Division.objects.get(event=event, code=pod.removesuffix(CUT_SUFFIX))
     seed_of = _seed_of(event, division)
     nxt = pod_cut_next_round(advancing(last, seed_of), seed_of)
     regs = Registration.objects.in_bulk([int(i) for p in nxt.pods for i in p.players])
@@ -202,74 +203,42 @@ def _pair_cut_next(event: Event, pod: str, last: Round, by: Any) -> Round:
     )
 
 
-def pod_next_step(event: Event, pod: str) -> pods.Step:
-    """What a pod event's pairing group needs next (pure read): Swiss rounds up to the
-    announced count, the top cut of each division with one, then cut rounds until the
-    final pod (a round of one pod and no byes) is played."""
-    rounds = list(event.rounds.filter(pod=pod).order_by("number"))
-    last = rounds[-1] if rounds else None
-    if last is not None and last.status != RoundStatus.COMPLETE:
-        return pods.Step(pods.StepKind.WAIT, last.number, pods.wait_message(last), last)
-    number = (last.number if last else 0) + 1
-    if pod.endswith(pods.CUT_SUFFIX):
-        if last is not None and last.matches.count() > 1:
-            return pods.Step(
-                pods.StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last
-            )
-        return pods.Step(pods.StepKind.DONE, number, f"{pods.pod_label(pod)} is finished.", last)
-    divisions = list(event.divisions.filter(pod=pod).order_by("code"))
-    total = max((d.rounds for d in divisions), default=0)
-    if len(rounds) < total:
-        return pods.Step(
-            pods.StepKind.SWISS, number, f"Pair Swiss round {number} of {total}.", last
-        )
-    started = set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
-    waiting = [d for d in divisions if d.cut and pods.cut_pod(d) not in started]
-    if waiting:
-        names = ", ".join(f"top {d.cut}" for d in waiting)
-        return pods.Step(
-            pods.StepKind.TOP_CUT, number, f"Swiss is over: cut to {names}.", last, waiting
-        )
-    return pods.Step(pods.StepKind.DONE, number, "Swiss is over; no more rounds to pair.", last)
+def swiss_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+    """Pair Swiss round ``step.number`` of pods (``seed`` stored with it)."""
+    return [_pair_swiss(group.event, group.pod, step.number, seed, by)]
 
 
-@transaction.atomic
-def pod_round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
-    """Pair the next round of a pod event and return it, still unpublished.
-
-    Swiss pods while Swiss rounds remain (MP-POD-1…2, MP-PAIR-1, MP-SEAT-1, the seed
-    stored, I-1); then the division's pod top cut (MP-SE-1, I-3); then the next cut round
-    from the winners (MP-SE-2 decides drawn pods). Raises ResultsMissing (R-6),
-    RoundStateError, PairingImpossible.
-    """
-    from .services import check_previous_complete
-
-    Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
-    step = pod_next_step(event, pod)
-    check_previous_complete(step.last)
-    if step.kind == pods.StepKind.SWISS:
-        seed = secrets.randbits(48) if seed is None else seed
-        return [_pair_swiss(event, pod, step.number, seed, by)]
-    if step.kind == pods.StepKind.TOP_CUT:
-        return [_pair_cut(event, d, step.number, by) for d in step.divisions]
-    if step.kind == pods.StepKind.ELIMINATION and step.last is not None:
-        return [_pair_cut_next(event, pod, step.last, by)]
-    raise PairingImpossible(step.message)
+def cut_next_step(group: Group) -> Step | None:
+    """The pod cut of every division of the group that has one and whose cut is not taken."""
+    waiting = waiting_cuts(group)
+    if not waiting:
+        return None
+    names = ", ".join(f"top {d.cut}" for d in waiting)
+    return Step(
+        StepKind.TOP_CUT, group.number, f"Swiss is over: cut to {names}.", group.last, waiting
+    )
 
 
-@transaction.atomic
-def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round:  # noqa: A002
-    """Pair a Swiss round of pods again after a correction marked it (the P-SW-9 analogue
-    for pods): MP-PAIR-1 fills pods top to bottom by standing, so a changed standing
-    moves whole pods and the round is paired again from the corrected standings with a
-    new stored seed; the old tables stay in the audit trail (``round_discard``).
-    Raises RoundStateError once the round has started (P-POST-2), PairingImpossible."""
-    from tournaments.services import round_discard
+def cut_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+    """Take the pod cut of each division of ``step`` (MP-SE-1, I-3)."""
+    return [_pair_cut(group.event, d, step.number, by) for d in step.divisions]
 
-    rnd = Round.objects.select_related("event").get(pk=round.pk)
-    if rnd.phase != Phase.SWISS:
-        raise PairingImpossible("Only Swiss rounds of pods are paired again.")
-    reason = "A correction changed the standings the pods were filled from."
-    round_discard(round=rnd, by=by, reason=reason)
-    (new,) = pod_round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)
-    return new
+
+def bracket_next_step(group: Group) -> Step:
+    """The next cut round while the last had more than one pod (or a bye); else finished."""
+    last, number = group.last, group.number
+    if last is not None and last.matches.count() > 1:
+        return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
+    return Step(StepKind.DONE, number, f"{pod_label(group.pod)} is finished.", last)
+
+
+def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+    """The next cut round from the winners (MP-SE-2 decides drawn pods)."""
+    if step.last is None:
+        raise PairingImpossible(step.message)
+    return [_pair_cut_next(group.event, group.pod, step.last, by)]
+
+
+SWISS = Procedure(swiss.next_step, swiss_pair)  # Swiss rounds up to the count, as head to head
+CUT = Procedure(cut_next_step, cut_pair)
+BRACKET = Procedure(bracket_next_step, bracket_pair)

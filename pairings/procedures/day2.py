@@ -1,0 +1,77 @@
+"""Day 2 of a two-day event: the Day 2 Swiss rounds after Day 1's (P-D2-1, R-3).
+
+An event with ``day2_rounds`` plays them after its Day 1 Swiss rounds, in phase
+``swiss-day2`` with round numbers continuing Day 1's. The players are those who make the
+cut, as the standings say (``standings.day2_standings.day2_qualified``: 19+ match points
+or the top 32, dropped players passed over; once Day 2 has started, those seated in its
+first round), less anyone dropped since. Match points carry over, byes count over both
+days (P-SW-5), and only Day 2 opponents are avoided (R-3). The order after Day 2 is
+``standings.day2_standings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from standings.day2_standings import day2_qualified
+from tournaments.errors import PairingImpossible
+from tournaments.models import Phase, Registration, Round
+from tournaments.services import round_create
+
+from ..adapters import round_notes, swiss_players_for_pod
+from ..engine.day2 import day2_players
+from .age_modified import pair_swiss_round
+from .base import Group, Procedure, Step, StepKind, flags
+
+BOTH_DAYS = (Phase.SWISS, Phase.SWISS_DAY2)
+
+
+def next_step(group: Group) -> Step | None:
+    """Day 2 round ``k`` while the group has played its Swiss but not all Day 2 rounds;
+    the first one's message names the cut (P-D2-1)."""
+    day1, day2 = group.swiss_total, group.event.day2_rounds
+    if len(group.rounds) >= day1 + day2:
+        return None
+    k = len(group.rounds) - day1 + 1
+    cut = " Day 2 cut: 19+ match points or the top 32." if k == 1 else ""
+    message = f"Pair Day 2 round {k} of {day2}.{cut}"
+    return Step(StepKind.DAY2, group.number, message, group.last)
+
+
+def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+    """Pair Day 2 round ``step.number`` of the group (P-D2-1, R-3): the Day 2 players
+    still in, total match points, Day 2 opponents only; an age-modified group stays
+    division over record (P-AGE-3). Raises PairingImpossible with fewer than two
+    players."""
+    event, pod = group.event, group.pod
+    qualified = set(day2_qualified(event, pod))
+    everything = {p.id: p for p in swiss_players_for_pod(event, pod, phases=BOTH_DAYS)}
+    day2_only = {p.id: p for p in swiss_players_for_pod(event, pod, phases=(Phase.SWISS_DAY2,))}
+    advancing = [pid for pid in everything if pid in qualified]
+    if len(advancing) < 2:
+        raise PairingImpossible("Day 2 needs at least two players.")
+    players = day2_players(
+        advancing,
+        {pid: p.match_points for pid, p in everything.items()},
+        {pid: p.opponents for pid, p in day2_only.items()},
+        {pid for pid, p in everything.items() if p.had_bye},
+        {pid: p.division for pid, p in everything.items()},
+    )
+    result = pair_swiss_round(players, pod, seed)
+    regs = Registration.objects.in_bulk([int(pid) for pid in advancing])
+    tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in result.pairings]
+    rnd = round_create(
+        event=event,
+        pod=pod,
+        number=step.number,
+        phase=Phase.SWISS_DAY2,
+        tables=tables,
+        by=by,
+        seed=seed,
+        flags=flags(result.pairings),
+        notes=round_notes(result),
+    )
+    return [rnd]
+
+
+PROCEDURE = Procedure(next_step, pair)

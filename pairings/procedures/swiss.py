@@ -1,0 +1,53 @@
+"""The Swiss stage of a head-to-head pairing group (P-SW-1…8; age-modified P-AGE-3):
+Swiss rounds up to the group's announced count, each paired from the stored seed (I-1).
+Its order is ``standings.swiss_standings``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.errors import PairingImpossible
+from tournaments.models import Phase, Registration, Round
+from tournaments.pods import in_pod, pod_label
+from tournaments.services import round_create
+
+from ..adapters import round_notes, swiss_players_for_pod
+from .age_modified import pair_swiss_round
+from .base import Group, Procedure, Step, StepKind, flags, to_tables
+
+
+def next_step(group: Group) -> Step | None:
+    """Swiss round ``number`` while fewer rounds than the group's Swiss count are paired."""
+    total = group.swiss_total
+    if len(group.rounds) >= total:
+        return None
+    message = f"Pair Swiss round {group.number} of {total}."
+    return Step(StepKind.SWISS, group.number, message, group.last)
+
+
+def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+    """Pair Swiss round ``step.number`` of the group (``seed`` stored with it). Raises
+    PairingImpossible with fewer than two active players."""
+    event, pod = group.event, group.pod
+    players = swiss_players_for_pod(event, pod)
+    if len(players) < 2:
+        raise PairingImpossible(f"{pod_label(pod)} needs at least two active players.")
+    result = pair_swiss_round(players, pod, seed)  # P-AGE-3, R-5 for a group of divisions
+    # Seats need only the registrations' ids: one narrow query, not 2,000 full rows.
+    pod_regs = Registration.objects.filter(in_pod(pod), event=event).only("pk")
+    regs = {str(r.pk): r for r in pod_regs}
+    rnd = round_create(
+        event=event,
+        pod=pod,
+        number=step.number,
+        phase=Phase.SWISS,
+        tables=to_tables(result.pairings, regs),
+        by=by,
+        seed=seed,
+        flags=flags(result.pairings),
+        notes=round_notes(result),
+    )
+    return [rnd]
+
+
+PROCEDURE = Procedure(next_step, pair)

@@ -1,0 +1,88 @@
+"""Standings and pairings as CSV for spreadsheets (INTERFACES.md ``export_csv``; the
+staff pages' "CSV" links): rows of text, written in UTF-8 with a byte-order mark so that
+spreadsheets read names with accents right."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from tournaments.models import Event, Outcome, Round
+
+from .services import standings_data
+
+#: A spreadsheet opens UTF-8 text as UTF-8 only after this byte-order mark.
+ENCODING = "utf-8-sig"
+
+
+def standings_rows(event: Event) -> list[list[str]]:
+    """Header plus one row per player and division, in standings order: division, place
+    (empty for a disqualified player), player id, name, record (W-L-T), match points and
+    every tiebreaker column of the event's ruleset, headed as on the pages; tiebreakers
+    as the exact 0–1 numbers of the Standings JSON (counts for count columns)."""
+    columns = event.rules.columns
+    rows = [
+        ["division", "place", "player id", "name", "record", "match points"]
+        + [c.heading for c in columns]
+    ]
+    for code, lines in standings_data(event).get("divisions", {}).items():
+        for line in lines:
+            tb = line.get("tiebreakers", {})
+            rows.append(
+                [
+                    code,
+                    "" if line["place"] is None else str(line["place"]),
+                    line["player"],
+                    line["name"],
+                    line["record"],
+                    str(line["match_points"]),
+                    *("" if tb.get(c.key) is None else str(tb[c.key]) for c in columns),
+                ]
+            )
+    return rows
+
+
+def _result(outcome: str, winner: str | None) -> str:
+    """A match's result as event JSON writes it: the winner's id, ``draw``,
+    ``double-loss``, ``bye``, ``loss``; empty while not reported."""
+    if outcome == Outcome.WIN:
+        return winner or ""
+    return "" if outcome == Outcome.PENDING else str(outcome)
+
+
+def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
+    """Header plus one row per match: round, pairing group, table (0 for a bye), each
+    seat's player id and name, and the result (:func:`_result`). ``round``: that round
+    only; default the latest round of every pairing group (the current pairings)."""
+    if round is not None:
+        rounds = [round]
+    else:
+        latest: dict[str, Round] = {}
+        for rnd in Round.objects.filter(event=event).order_by("number", "pk"):
+            latest[rnd.pod] = rnd
+        rounds = list(latest.values())
+    out: list[tuple[list[str], str]] = []
+    seats_max = 2
+    for rnd in rounds:
+        matches = rnd.matches.order_by("table", "pk").select_related("winner")
+        for m in matches.prefetch_related("seats__registration__player"):
+            seats = sorted(m.seats.all(), key=lambda s: s.seat)
+            seats_max = max(seats_max, len(seats))
+            row = [str(rnd.number), rnd.pod, str(m.table or 0)]
+            for s in seats:
+                row += [s.registration.external_id, s.registration.player.name]
+            out.append((row, _result(m.outcome, m.winner.external_id if m.winner else None)))
+    header = ["round", "group", "table"]
+    for n in range(1, seats_max + 1):
+        header += [f"player {n} id", f"player {n}"]
+    width = len(header)
+    return [header + ["result"]] + [
+        row + [""] * (width - len(row)) + [result] for row, result in out
+    ]
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    """The rows as CSV text (write it with :data:`ENCODING`, or encode it so)."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue()

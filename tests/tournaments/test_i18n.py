@@ -1,0 +1,283 @@
+"""Spanish and English (issue 13, item 5): every public and staff page renders in the
+visitor's language — the language cookie set by /i18n/setlang/, else the browser's
+Accept-Language — with no English left in the Spanish page and no Spanish in the English
+one; the compiled catalogue matches its source; prebuilt public pages stay per language.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import polib
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import translation
+
+from config import catalogue
+from tests import factories
+from tests.page_tour import page_urls, played_events
+from tournaments.models import Player
+from tournaments.templatetags import registry_i18n as f
+
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("i18n")]
+
+PO = catalogue.LOCALE_DIR / "es" / "LC_MESSAGES" / "django.po"
+# Words of the English interface that never occur in its Spanish text (checked whole-word,
+# case-sensitive, in text outside player and event names).
+# fmt: off
+ENGLISH = {
+    "Round", "Rounds", "round", "rounds", "Table", "table", "tables", "Players", "players",
+    "Player", "player", "Standings", "standings", "Pairings", "pairings", "Event", "Events",
+    "event", "Staff", "Record", "Result", "result", "results", "missing", "Match", "match",
+    "matches", "wins", "won", "Winner", "winner", "Draw", "Tie", "Bye", "Drop", "dropped",
+    "Dropped", "Disqualified", "disqualified", "Active", "Late", "Seat", "seat", "Division",
+    "Divisions", "Swiss", "Corrections", "Penalties", "Disputes", "Audit", "Reason",
+    "reason", "Print", "Back", "Find", "Search", "Dashboard", "Language", "Change", "Log",
+    "Login", "login", "Updated", "Refresh", "None", "Yes", "the", "The", "and", "with",
+    "your", "Your", "you", "You", "of", "for", "from", "when", "after", "before", "is",
+    "are", "has", "have", "this", "This", "not", "Games", "games", "points", "Points",
+    "pts", "Time", "time", "Reported", "reported", "says", "said", "Accept", "Show", "Add",
+    "add", "Save", "Import", "New", "Prize", "Prizes", "Structure", "Announced", "Started",
+    "Published", "Paired", "Complete", "complete", "started", "published", "paired",
+    "Paper", "Letter", "Check-in", "Close", "Open", "Name", "name",
+}
+# fmt: on
+# Interface words that are the same in both languages.
+# fmt: off
+SAME = {
+    "OWP", "OOWP", "OMW", "OMW %", "GW", "GW %", "OGW", "OGW %", "MWP", "OMWP", "OAMP",
+    "Matchslip", "TOM", "CSV", "QR", "#", "Top", "Pod", "Play! Pokémon", "Magic",
+}
+# fmt: on
+# fmt: off
+SPANISH = {
+    "Ronda", "ronda", "Mesa", "mesa", "Jugadores", "jugadores", "Clasificación",
+    "Emparejamientos", "emparejamientos", "Idioma", "Resultado", "Corte", "Cambiar",
+}
+# fmt: on
+
+
+class _Text(HTMLParser):
+    """Visible text nodes and the attributes a reader hears (title, aria-label,
+    placeholder, alt), outside <script> and <style>."""
+
+    ATTRS = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        for key, value in attrs:
+            if key in self.ATTRS and value:
+                self.texts.append(value)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._skip = max(0, self._skip - 1)
+
+    def handle_data(self, data):
+        if not self._skip and data.strip():
+            self.texts.append(data)
+
+
+def texts(body: str) -> list[str]:
+    parser = _Text()
+    parser.feed(body)
+    return [re.sub(r"\s+", " ", t).strip() for t in parser.texts]
+
+
+def _data_words() -> set[str]:
+    """Words of the events' own data (player, event and user names) to leave out."""
+    words = set()
+    for name in Player.objects.values_list("name", flat=True):
+        words.update(name.split())
+    words.update({"Magic", "Cup", "Pod", "Matchslip", "Demo", "organiser"})
+    return words
+
+
+# Stored data shown as it is: audit actions ("round.started") and the audit trail's old
+# and new values ("status: started; seed: 3"), and addresses.
+AUDIT_ACTION = re.compile(r"^[a-z_]+(\.[a-z_]+)+$")
+AUDIT_VALUES = re.compile(r"^[a-z_]+: \S.*$")
+ADDRESS = re.compile(r"https?://\S+")
+AUDIT_LINE = re.compile(r"[a-z_]+\.[a-z_]+: [a-z_]+: ")  # "organiser · registration.add: name: …"
+# Proper names that keep their English words in Spanish.
+PROPER = ("Magic: The Gathering", "Wizards Event Reporter")
+
+
+def english_leftovers(body: str, msgids: set[str], data: set[str]) -> list[str]:
+    """The texts of a Spanish page that are still English: a whole text equal to a
+    translated msgid, or an English interface word outside the events' data."""
+    found = []
+    for text in texts(body):
+        text = ADDRESS.sub("", text).strip()
+        if text in SAME or AUDIT_ACTION.match(text) or AUDIT_VALUES.match(text):
+            continue
+        if AUDIT_LINE.search(text):
+            continue
+        for name in PROPER:
+            text = text.replace(name, "")
+        if text in msgids:
+            found.append(text)
+            continue
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text) if w not in data]
+        english = sorted({w for w in words if w in ENGLISH})
+        if english:
+            found.append(f"{text}  [{', '.join(english)}]")
+    return found
+
+
+def spanish_leftovers(body: str) -> list[str]:
+    return [t for t in texts(body) if set(re.findall(r"\w+", t)) & SPANISH]
+
+
+@pytest.fixture
+def tour(organiser):
+    events = played_events(by=organiser)
+    client = Client()
+    client.force_login(organiser)
+    urls = page_urls(client, events)
+    return client, urls
+
+
+def _translated_msgids() -> set[str]:
+    return {e.msgid for e in polib.pofile(str(PO)) if e.msgstr and e.msgstr != e.msgid}
+
+
+def test_every_page_is_spanish_with_accept_language_and_english_by_default(tour):
+    client, urls = tour
+    names = {name for name, _ in urls}
+    # The tour reaches the pages of every area (a broken walk would pass vacuously).
+    assert {
+        "home",
+        "public:event",
+        "public:pairings",
+        "public:standings",
+        "public:player",
+        "public:timer",
+        "staff:dashboard",
+        "staff:players",
+        "staff:round",
+        "staff:standings",
+        "staff:corrections",
+        "staff:audit",
+        "staff:team",
+        "staff:event_create",
+        "staff:time_called",
+    } <= names
+    msgids, data = _translated_msgids(), _data_words()
+    english_in_spanish, spanish_in_english = {}, {}
+    for name, url in urls:
+        es = client.get(url, HTTP_ACCEPT_LANGUAGE="es-ES,es;q=0.9")
+        assert es.status_code == 200, url
+        if "<html" in es.content.decode():  # a whole page, not an HTMX fragment
+            assert '<html lang="es">' in es.content.decode(), url
+        left = english_leftovers(es.content.decode(), msgids, data)
+        if left:
+            english_in_spanish[f"{name} {url}"] = left
+        en = client.get(url, HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+        left = spanish_leftovers(en.content.decode())
+        if left:
+            spanish_in_english[f"{name} {url}"] = left
+    assert not english_in_spanish, "English in the Spanish pages:\n" + _report(english_in_spanish)
+    assert not spanish_in_english, "Spanish in the English pages:\n" + _report(spanish_in_english)
+
+
+def _report(found: dict[str, list[str]]) -> str:
+    """One line per page, then its leftover strings (each once)."""
+    lines = []
+    for page, strings in found.items():
+        lines.append(page)
+        lines.extend(f"    {s}" for s in dict.fromkeys(strings))
+    return "\n".join(lines)
+
+
+def test_language_cookie_beats_the_browser_and_set_language_keeps_the_choice(client, organiser):
+    event = factories.event_with_players(4, by=organiser, name="Copa")
+    page = f"/e/{event.slug}/"
+    assert "Emparejamientos" in client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    response = client.post(
+        "/i18n/setlang/", {"language": "en", "next": page}, HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert response.status_code == 302 and response["Location"] == page
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    body = client.get(page, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert '<html lang="en">' in body and ">Pairings</a>" in body
+    client.post("/i18n/setlang/", {"language": "es", "next": page})
+    body = client.get(page).content.decode()
+    assert '<html lang="es">' in body and ">Emparejamientos</a>" in body
+    # No CSRF token needed: the switcher is on prebuilt pages shared by every visitor.
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post("/i18n/setlang/", {"language": "es", "next": page})
+    assert response.status_code == 302
+    assert strict.cookies[settings.LANGUAGE_COOKIE_NAME].value == "es"
+    # The switcher is a real form with a labelled select and a button (no JavaScript).
+    assert (
+        'action="/i18n/setlang/"' in body and '<label for="language-choice">Idioma</label>' in body
+    )
+
+
+def test_dates_are_written_per_language(client, organiser):
+    import datetime
+
+    event = factories.event(by=organiser, name="Copa", date=datetime.date(2026, 3, 7))
+    es = client.get("/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    en = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert event.name in es and "7 de marzo de 2026" in es
+    assert "March 7, 2026" in en or "7 March 2026" in en
+
+
+def test_catalogue_is_complete_and_the_compiled_mo_matches_it():
+    po = polib.pofile(str(PO))
+    assert len(po) > 300
+    todo = [e.msgid for e in po if not e.obsolete and (e.fuzzy or not e.translated())]
+    assert todo == []
+    assert catalogue.compile_all(check=True) == [], "run `python -m config.catalogue`"
+
+
+def test_prebuilt_public_pages_are_english_and_a_spanish_visitor_gets_spanish(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    event = factories.event_with_players(4, by=organiser, name="Copa")
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.round_in_order(event, by=organiser)
+    url = f"/e/{event.slug}/pairings/"
+    # A Spanish visitor first: the miss has the pages prebuilt, in English all the same.
+    es = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+    assert '<html lang="es">' in es.content.decode() and "Buscar mi mesa" in es.content.decode()
+    en = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert en.has_header("ETag"), "served from the prebuilt bytes"
+    assert '<html lang="en">' in en.content.decode() and "Find my table" in en.content.decode()
+    assert "Accept-Language" in en["Vary"]
+    es = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
+    assert '<html lang="es">' in es.content.decode() and "Ronda 1" in es.content.decode()
+    assert "Accept-Language" in es["Vary"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "number", "why_text", "subject"),
+    [
+        ("en", "62.50", "paired down from 6 points; rematch avoided", "table 4"),
+        ("es", "62,50", "emparejado hacia abajo desde 6 puntos; revancha evitada", "mesa 4"),
+    ],
+)
+def test_registry_and_engine_texts_are_shown_in_the_visitors_language(
+    lang, number, why_text, subject
+):
+    with translation.override(lang):
+        assert f.localized_number("62.50") == number
+        assert (
+            f.localized_number("33.33 %") == number.replace("62", "33").replace("50", "33") + " %"
+        )
+        assert f.localized_number("Bye") == "Bye"  # not a number: as it is
+        assert f.why("paired down from 6 points; rematch avoided") == why_text
+        assert f.why("a newer engine text") == "a newer engine text"
+        assert f.audit_subject("table 4") == subject
+        assert f.translated("Tie") == ("Tie" if lang == "en" else "Empate")
+        assert f.translated("") == ""

@@ -1,0 +1,91 @@
+"""Which procedures a pairing group plays, in order: the one place the procedure flags of
+an event (structure, multiplayer pods, Day 2, flights, top cut) are read.
+
+A pairing group (``pod`` in the models: ``junior+senior``, ``masters#flight-2``,
+``masters-top-cut``) plays a list of stages. The pairing layer keeps one module per stage
+(``pairings.procedures``, found in its ``PROCEDURES`` table) that says what the stage
+needs next and pairs it; the standings layer keeps the stage's ordering (``standings``:
+``pod_standings`` applies Day 2's order when the group plays Day 2, and a standalone
+bracket's places). Both read the stages here, so adding a procedure is a line in
+:func:`group_stages`, a module and a table entry in ``pairings.procedures``, and its
+ordering in ``standings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from .models import Structure
+from .multiplayer import uses_pods
+from .pods import CUT_SUFFIX, split_flight
+
+
+class Stage(StrEnum):
+    """One procedure of a pairing group, with the rules it follows."""
+
+    SWISS = "swiss"  # P-SW; age-modified when the group spans divisions (P-AGE-3, R-5)
+    DAY2 = "day2"  # a two-day event's Day 2 Swiss (P-D2, R-3)
+    FLIGHTS = "flights"  # a flight waits for the others; the cut is merged (P-FL-5)
+    TOP_CUT = "top-cut"  # the cut from the Swiss (P-TC-1; MTG draft playoff, M-SE-1)
+    BRACKET = "bracket"  # a top-cut group's later rounds, 3rd/4th playoff (P-TC, P-SE-6)
+    SINGLE_ELIMINATION = "single-elimination"  # a standalone bracket (P-SE)
+    POD_SWISS = "pod-swiss"  # Swiss rounds of multiplayer pods (MP-POD, MP-PAIR)
+    POD_CUT = "pod-cut"  # the multiplayer top cut from the Swiss (MP-SE-1, I-3)
+    POD_BRACKET = "pod-bracket"  # a multiplayer cut group's later rounds (MP-SE-2)
+
+
+def is_cut_group(pod: str) -> bool:
+    """True for a division's top-cut group (``masters-top-cut``)."""
+    return pod.endswith(CUT_SUFFIX)
+
+
+def standalone_bracket(event: Any) -> bool:
+    """True for an event that is one single-elimination bracket per division, no Swiss
+    (structure ``single-elimination``, P-SE): its standings are the bracket's places."""
+    return bool(event.structure == Structure.SINGLE_ELIMINATION)
+
+
+def group_stages(event: Any, pod: str) -> tuple[Stage, ...]:
+    """The stages of pairing group ``pod`` of ``event``, in the order they are played.
+
+    ``event``: an Event (its ``ruleset``, ``structure``, ``day2_rounds``); ``pod``: the
+    group's name. A multiplayer event plays pod Swiss then the pod cut (MP-SE-1); a
+    standalone bracket only its bracket (P-SE); a top-cut group only its bracket
+    (P-TC); any other group Swiss, then Day 2 when announced (P-D2-1), then — for a flight —
+    waits for the other flights (P-FL-5), then the top cut of its divisions that have one.
+    Reads no database row.
+    """
+    if uses_pods(event):
+        return (Stage.POD_BRACKET,) if is_cut_group(pod) else (Stage.POD_SWISS, Stage.POD_CUT)
+    if standalone_bracket(event):
+        return (Stage.SINGLE_ELIMINATION,)
+    if is_cut_group(pod):
+        return (Stage.BRACKET,)
+    stages = [Stage.SWISS]
+    if event.day2_rounds:
+        stages.append(Stage.DAY2)
+    if split_flight(pod)[1] is not None:
+        stages.append(Stage.FLIGHTS)
+    stages.append(Stage.TOP_CUT)
+    return tuple(stages)
+
+
+_groups_done: Callable[[Any], bool] | None = None
+
+
+def groups_done_reader(reader: Callable[[Any], bool]) -> None:
+    """Install the pairing layer's answer to "is every pairing group of this event done?"
+    (``pairings.procedures.event_done``). Called once by ``pairings.apps`` when the app
+    loads: ``tournaments`` sits below ``pairings`` and never imports it."""
+    global _groups_done
+    _groups_done = reader
+
+
+def groups_done(event: Any) -> bool:
+    """True when no pairing group of ``event`` has anything left to pair or enter, as the
+    pairing layer's procedures say. Raises RuntimeError before the pairing app is loaded."""
+    if _groups_done is None:
+        raise RuntimeError("The pairings app is not loaded: INSTALLED_APPS must list it.")
+    return _groups_done(event)

@@ -1,0 +1,101 @@
+"""How a player's name is shown to players: told apart when two registrations of the
+event share it (case-insensitively), by the end of the player id, else the birth year,
+else the event's id for the registration.
+
+Organisers may register two "Alice Smith" (``registrations_add_sheet`` asks them to
+confirm it); public pairings, "Find my table", a player's own page and the standings
+then read "Alice Smith #4567" and "Alice Smith #1234" instead of two identical lines.
+A query learns whether a name has a twin in the same statement that loads the seats or
+registrations (:func:`seat_twin`, :func:`registration_twin`: ``IN`` an uncorrelated
+subquery of the event's shared names, run once), so no page needs a query more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
+from django.db.models.functions import Upper
+
+from ..models import Registration
+
+ID_TAIL = 4  # characters of the player id shown after a shared name
+
+
+def shown_name(
+    name: str,
+    *,
+    twin: bool,
+    player_id: str = "",
+    birth_year: int | None = None,
+    external_id: str = "",
+) -> str:
+    """``name`` as players see it: unchanged unless ``twin`` (another registration of the
+    event has the same name); then ``"Alice Smith #4567"`` (the last four characters of
+    the player id), ``"Alice Smith (1990)"`` (the birth year), or ``"Alice Smith (p12)"``
+    (the registration's id in the event)."""
+    if not twin:
+        return name
+    if player_id:
+        return f"{name} #{player_id[-ID_TAIL:]}"
+    if birth_year:
+        return f"{name} ({birth_year})"
+    return f"{name} ({external_id})" if external_id else name
+
+
+def _shared_names(event_id: int) -> QuerySet[Registration]:
+    """The upper-cased names that more than one registration of the event has: a
+    subquery PostgreSQL runs once (a hashed subplan), whatever the number of rows."""
+    return (
+        Registration.objects.filter(event_id=event_id)
+        .order_by()
+        .annotate(key=Upper("player__name"))
+        .values("key")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=1)
+        .values("key")
+    )
+
+
+def seat_twin(event_id: int) -> dict[str, Any]:
+    """Annotations for a ``MatchSeat`` queryset of event ``event_id``
+    (``.annotate(**seat_twin(event.pk))``): ``name_twin``, whether another registration
+    of the event has the seated player's name."""
+    return {
+        "name_key": Upper("registration__player__name"),
+        "name_twin": ExpressionWrapper(
+            Q(name_key__in=_shared_names(event_id)), output_field=BooleanField()
+        ),
+    }
+
+
+def registration_twin(event_id: int) -> dict[str, Any]:
+    """Annotations for a ``Registration`` queryset of event ``event_id``
+    (``.annotate(**registration_twin(event.pk))``): ``name_twin``, whether another
+    registration of the event has the same player name."""
+    return {
+        "name_key": Upper("player__name"),
+        "name_twin": ExpressionWrapper(
+            Q(name_key__in=_shared_names(event_id)), output_field=BooleanField()
+        ),
+    }
+
+
+def registration_name(reg: Registration, twin: bool | None = None) -> str:
+    """How players see ``reg`` (its player loaded): ``twin`` as given, else the
+    ``name_twin`` annotation (False when the queryset did not annotate it)."""
+    twin = bool(getattr(reg, "name_twin", False)) if twin is None else twin
+    p = reg.player
+    return shown_name(
+        p.name,
+        twin=twin,
+        player_id=p.player_id,
+        birth_year=p.birth_year,
+        external_id=reg.external_id,
+    )
+
+
+def seat_name(seat: Any) -> str:
+    """How players see a seated player (a ``MatchSeat`` with registration and player
+    loaded, annotated with ``name_twin`` or not)."""
+    return registration_name(seat.registration, bool(getattr(seat, "name_twin", False)))

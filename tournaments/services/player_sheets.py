@@ -1,0 +1,249 @@
+"""Registering players from a pasted or uploaded spreadsheet: a preview with every
+problem marked, nothing saved, then the confirmed save through the bulk path.
+
+``players_sheet_preview`` reads the text (``formats.player_sheet``: CSV or TSV, comma,
+semicolon or tab, quoted fields, a header row in any order) and checks each row against
+the event: a missing name, a player id or name twice in the sheet or already registered,
+an unknown division, a birth year that is not one or out of range, an age division the
+event does not hold (P-AGE-1). ``registrations_add_sheet`` parses the same text again,
+so it saves exactly what the preview showed, and refuses while any row has a problem, or
+while a name is duplicated without the organiser's confirmation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from ..ages import division_for
+from ..errors import InvalidInput
+from ..formats.player_sheet import normalise, sheet_parse, year_of
+from ..models import Division, DivisionCode, Event, Registration
+from ..seasons import event_season
+from .registration_batch import NewPlayer, players_register
+
+#: Earliest birth year taken; the latest is the current year.
+FIRST_BIRTH_YEAR = 1900
+NAME_MAX, PLAYER_ID_MAX = 200, 40  # the Player model's field lengths
+
+#: What a division cell may say, normalised (``formats.player_sheet.normalise``), per code.
+DIVISION_WORDS: dict[str, frozenset[str]] = {
+    DivisionCode.JUNIOR: frozenset({"junior", "juniors", "jr", "ju", "infantil"}),
+    DivisionCode.SENIOR: frozenset({"senior", "seniors", "sr", "se", "juvenil"}),
+    DivisionCode.MASTERS: frozenset({"masters", "master", "ma", "adulto", "adultos"}),
+    DivisionCode.OPEN: frozenset({"open", "abierta", "abierto", "libre"}),
+}
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    """One checked row of the sheet. ``problems``: what stops the save (the organiser
+    fixes the sheet); ``duplicates``: names seen twice, saved only when confirmed;
+    ``notes``: information (a name turned round, a division the sheet overrides)."""
+
+    line: int
+    name: str
+    player_id: str
+    birth_year: int | None
+    birth_year_text: str
+    division: Division | None
+    problems: tuple[str, ...] = ()
+    duplicates: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def division_label(self) -> str:
+        return self.division.get_code_display() if self.division else ""
+
+
+@dataclass(frozen=True)
+class SheetPreview:
+    """The checked rows of a sheet, in line order, and how it was read (``separator``
+    as a word: "tab", "semicolon", "comma"; ``header``: a header row named the columns)."""
+
+    rows: tuple[PreviewRow, ...]
+    separator: str
+    header: bool
+
+    @property
+    def problem_rows(self) -> int:
+        return sum(bool(r.problems) for r in self.rows)
+
+    @property
+    def duplicate_rows(self) -> int:
+        return sum(bool(r.duplicates) for r in self.rows)
+
+    @property
+    def ready(self) -> bool:
+        """Nothing stops the save (duplicated names still need the confirmation)."""
+        return bool(self.rows) and not self.problem_rows
+
+
+SEPARATOR_WORDS = {"\t": "tab", ";": "semicolon", ",": "comma"}
+
+
+def _division_of_cell(cell: str, divisions: dict[str, Division]) -> Division | None:
+    word = normalise(cell)
+    for code, division in divisions.items():
+        if word in DIVISION_WORDS.get(code, frozenset()) or word == normalise(
+            division.get_code_display()
+        ):
+            return division
+    return None
+
+
+def _registered(event: Event) -> tuple[Counter[str], set[str]]:
+    """Names (case-folded, counted) and player ids already registered in the event. One
+    query."""
+    names: Counter[str] = Counter()
+    ids: set[str] = set()
+    rows = Registration.objects.filter(event=event).order_by()
+    for name, player_id in rows.values_list("player__name", "player__player_id"):
+        names[name.casefold()] += 1
+        if player_id:
+            ids.add(player_id)
+    return names, ids
+
+
+def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = None) -> SheetPreview:
+    """Read ``text`` (pasted or uploaded CSV/TSV) and check every row against ``event``;
+    saves nothing. Two queries (divisions, registered players) whatever the number of
+    rows. ``today`` fixes the latest birth year taken (default: today).
+
+    Each row's division: the sheet's division cell (a code or label, English or Spanish)
+    when there is one, else the event's single division (P-AGE-6), else the age
+    division of the birth year in the event's season (P-AGE-1).
+    """
+    sheet = sheet_parse(text)
+    divisions = {d.code: d for d in event.divisions.order_by("code")}
+    season = event_season(event)
+    last_year = (today or dt.date.today()).year
+    registered_names, registered_ids = _registered(event)
+    ids = Counter(r.player_id for r in sheet.rows if r.player_id)
+    lines_of: dict[str, list[int]] = {}
+    for r in sheet.rows:
+        lines_of.setdefault(r.name.casefold(), []).append(r.line)
+    known = ", ".join(d.get_code_display() for d in divisions.values())
+    rows = []
+    for r in sheet.rows:
+        problems: list[str] = []
+        duplicates: list[str] = []
+        notes: list[str] = []
+        if r.turned:
+            notes.append(f"Written “{r.cells[sheet.columns.get('name', 0)]}”: saved as {r.name}.")
+        if not r.name:
+            problems.append("No name.")
+        elif len(r.name) > NAME_MAX:
+            problems.append(f"The name is longer than {NAME_MAX} characters.")
+        if r.extra:
+            problems.append(
+                f"Unexpected extra cells {', '.join(r.extra)}: quote a name that has a comma."
+            )
+        if r.player_id:
+            if not any(c.isdigit() for c in r.player_id):
+                problems.append(
+                    f"Player id “{r.player_id}” has no digit: is it part of the name? "
+                    "Quote a name written “Last, First”."
+                )
+            elif len(r.player_id) > PLAYER_ID_MAX:
+                problems.append(f"The player id is longer than {PLAYER_ID_MAX} characters.")
+            if r.player_id in registered_ids:
+                problems.append(f"Player id {r.player_id} is already registered.")
+            elif ids[r.player_id] > 1:
+                problems.append(f"Player id {r.player_id} appears {ids[r.player_id]} times.")
+        year = year_of(r.birth_year) if r.birth_year else None
+        if r.birth_year and year is None:
+            problems.append(f"Birth year “{r.birth_year}” is not a year.")
+        elif year is not None and not FIRST_BIRTH_YEAR <= year <= last_year:
+            problems.append(f"Birth year {year} is out of range ({FIRST_BIRTH_YEAR}–{last_year}).")
+            year = None
+        division = _row_division(r.division, year, divisions, season, known, problems, notes)
+        if r.name:
+            key = r.name.casefold()
+            if registered_names[key]:
+                duplicates.append(f"{r.name} is already registered.")
+            others = [str(n) for n in lines_of[key] if n != r.line]
+            if others:
+                duplicates.append(f"{r.name} is also on line {', '.join(others)}.")
+        rows.append(
+            PreviewRow(
+                line=r.line,
+                name=r.name,
+                player_id=r.player_id,
+                birth_year=year,
+                birth_year_text=r.birth_year,
+                division=division,
+                problems=tuple(problems),
+                duplicates=tuple(duplicates),
+                notes=tuple(notes),
+            )
+        )
+    return SheetPreview(tuple(rows), SEPARATOR_WORDS[sheet.separator], sheet.header)
+
+
+def _row_division(
+    cell: str,
+    year: int | None,
+    divisions: dict[str, Division],
+    season: int,
+    known: str,
+    problems: list[str],
+    notes: list[str],
+) -> Division | None:
+    """The row's division (see ``players_sheet_preview``); adds to ``problems`` when
+    there is none, to ``notes`` when the sheet's division is not the birth year's."""
+    by_year = division_for(year, season) if year is not None else None
+    if cell:
+        division = _division_of_cell(cell, divisions)
+        if division is None:
+            problems.append(f"Unknown division “{cell}”: this event has {known}.")
+        elif len(divisions) > 1 and by_year and by_year != division.code:
+            notes.append(
+                f"Born {year} is {by_year.title()}; the sheet says {division.get_code_display()}."
+            )
+        return division
+    if len(divisions) == 1:
+        return next(iter(divisions.values()))
+    if year is None:
+        problems.append("A birth year is needed to choose the age division.")
+        return None
+    if by_year not in divisions:
+        problems.append(f"Born {year} is {by_year.title()}, not a division of this event.")
+        return None
+    return divisions[by_year]
+
+
+@transaction.atomic
+def registrations_add_sheet(
+    *, event: Event, text: str, by: Any, allow_duplicate_names: bool = False
+) -> list[Registration]:
+    """Register every row of a previewed sheet, all or nothing, through the bulk path
+    (``players_register``: late entries P-LATE-1, flights P-FL-4, P-SE-4, one
+    ``registration.add`` audit row each) in a fixed number of queries.
+
+    ``text`` is parsed again exactly as the preview parsed it. Raises InvalidInput, with
+    nothing saved, when the sheet has no player, when any row has a problem, or when a
+    name is duplicated (in the sheet or with a registered player) and
+    ``allow_duplicate_names`` is False. Returns the registrations in line order.
+    """
+    preview = players_sheet_preview(event=event, text=text)
+    if not preview.rows:
+        raise InvalidInput("No players found in the sheet.")
+    bad = next((r for r in preview.rows if r.problems), None)
+    if bad is not None:
+        raise InvalidInput(f"Line {bad.line}: {bad.problems[0]}")
+    twin = next((r for r in preview.rows if r.duplicates), None)
+    if twin is not None and not allow_duplicate_names:
+        raise InvalidInput(
+            f"Line {twin.line}: {twin.duplicates[0]} Confirm that these are different players."
+        )
+    entries = [
+        NewPlayer(r.name, r.player_id, r.birth_year, r.division, line=r.line)
+        for r in preview.rows
+        if r.division is not None
+    ]
+    return players_register(event=event, entries=entries, by=by, late=None, override=False)
