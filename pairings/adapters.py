@@ -22,39 +22,43 @@ def pod_registrations(event: Event, pod: str) -> list[Registration]:
     )
 
 
-def swiss_players_for_pod(
-    event: Event,
-    pod: str,
-    phases: tuple[str, ...] = SWISS_PHASES,
-    *,
-    before_round: int | None = None,
-) -> list[SwissPlayer]:
-    """Active players of a pod as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
+def _active_players(event: Event, pod: str) -> list[tuple[int, str]]:
+    """``(registration id, division code)`` of the pod's players still in (not dropped,
+    not disqualified), by id: one lean query, no player rows (names are not paired)."""
+    return list(
+        Registration.objects.filter(
+            in_pod(pod), event=event, dropped_after_round__isnull=True, disqualified=False
+        )
+        .order_by("pk")
+        .values_list("pk", "division__code")
+    )
 
-    Dropped and disqualified players are left out. Match points follow the event's
-    ruleset (a bye scores as a win); opponents and byes are counted over ``phases``
-    (the Swiss phase by default; Day 2 reads both days for points, R-3), and only over
-    rounds numbered below ``before_round`` when it is given (a re-pair, P-SW-9).
-    """
+
+def _tally(
+    event: Event, pod: str, phases: tuple[str, ...], before_round: int | None = None
+) -> tuple[dict[int, int], dict[str, dict[int, set[int]]], set[int]]:
+    """One pass over the pod's seats in ``phases`` (rounds below ``before_round`` when
+    given): ``(match points, {phase: opponents}, players who had a bye)``, points by the
+    event's ruleset (a bye scores as a win)."""
     ruleset = get_ruleset(event.ruleset)
-    regs = [r for r in pod_registrations(event, pod) if not r.dropped and not r.disqualified]
     points: dict[int, int] = defaultdict(int)
-    opponents: dict[int, set[int]] = defaultdict(set)
+    opponents: dict[str, dict[int, set[int]]] = {ph: defaultdict(set) for ph in phases}
     byes: set[int] = set()
     seats = MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
     if before_round is not None:
         seats = seats.filter(round__number__lt=before_round)
-    seats = seats.values_list(
-        "match_id", "registration_id", "match__outcome", "match__winner_id"
+    rows = seats.values_list(
+        "match_id", "registration_id", "match__outcome", "match__winner_id", "round__phase"
     ).order_by("match_id", "seat")
-    by_match: dict[int, list[tuple[int, str, int | None]]] = defaultdict(list)
-    for match_id, reg_id, outcome, winner_id in seats:
-        by_match[match_id].append((reg_id, outcome, winner_id))
-    for rows in by_match.values():
-        ids = [r[0] for r in rows]
-        outcome, winner_id = rows[0][1], rows[0][2]
+    by_match: dict[int, list[tuple[int, str, int | None, str]]] = defaultdict(list)
+    for match_id, reg_id, outcome, winner_id, phase in rows:
+        by_match[match_id].append((reg_id, outcome, winner_id, phase))
+    for seated in by_match.values():
+        ids = [r[0] for r in seated]
+        _, outcome, winner_id, phase = seated[0]
+        met = opponents[phase]
         for reg_id in ids:
-            opponents[reg_id].update(i for i in ids if i != reg_id)
+            met[reg_id].update(i for i in ids if i != reg_id)
             if outcome == Outcome.BYE:
                 byes.add(reg_id)
                 points[reg_id] += ruleset.points_win
@@ -62,15 +66,37 @@ def swiss_players_for_pod(
                 points[reg_id] += ruleset.points_win
             elif outcome == Outcome.DRAW:
                 points[reg_id] += ruleset.points_tie
+    return points, opponents, byes
+
+
+def swiss_players_for_pod(
+    event: Event,
+    pod: str,
+    phases: tuple[str, ...] = SWISS_PHASES,
+    *,
+    before_round: int | None = None,
+    opponents_in: tuple[str, ...] | None = None,
+) -> list[SwissPlayer]:
+    """Active players of a pod as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
+
+    Dropped and disqualified players are left out. Match points follow the event's
+    ruleset (a bye scores as a win); points, opponents and byes are counted over
+    ``phases`` (the Swiss phase by default; Day 2 reads both days for points, R-3), and
+    only over rounds numbered below ``before_round`` when it is given (a re-pair,
+    P-SW-9). ``opponents_in``: count opponents over these of ``phases`` only (Day 2
+    avoids Day 2 opponents only, R-3); default all of them. Two queries.
+    """
+    points, met, byes = _tally(event, pod, phases, before_round)
+    counted = [met[ph] for ph in (opponents_in or phases)]
     return [
         SwissPlayer(
-            id=str(r.pk),
-            match_points=points[r.pk],
-            opponents=frozenset(str(o) for o in opponents[r.pk]),
-            had_bye=r.pk in byes,
-            division=r.division.code,
+            id=str(pk),
+            match_points=points[pk],
+            opponents=frozenset(str(o) for m in counted for o in m.get(pk, ())),
+            had_bye=pk in byes,
+            division=code,
         )
-        for r in regs
+        for pk, code in _active_players(event, pod)
     ]
 
 

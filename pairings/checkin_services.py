@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 from rulesets.tables import Recommendation
@@ -122,11 +123,11 @@ def age_plan(
     Raises InvalidInput when no player is checked in or a choice is out of range."""
     counts = active_counts(event)
     if not counts:
-        raise InvalidInput("No players are checked in yet.")
+        raise InvalidInput(gettext("No players are checked in yet."))
     if swiss_rounds is not None and not 1 <= swiss_rounds <= 20:
-        raise InvalidInput("Swiss rounds must be from 1 to 20.")
+        raise InvalidInput(gettext("Swiss rounds must be from 1 to 20."))
     if top_cut is not None and top_cut not in CUTS:
-        raise InvalidInput("The top cut must be 0 (none) or a power of two from 2 to 64.")
+        raise InvalidInput(gettext("The top cut must be 0 (none) or a power of two from 2 to 64."))
     try:
         mode = age_mode(counts)
     except ValueError as e:
@@ -158,7 +159,9 @@ def checkin_close(
     once a round exists. Implements P-AGE-2 … P-AGE-6, R-5, P-RT-1 … P-RT-4, S-3."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     if ev.rounds.exists():
-        raise InvalidInput("Round 1 is already paired: the pods and the age mode are fixed.")
+        raise InvalidInput(
+            gettext("Round 1 is already paired: the pods and the age mode are fixed.")
+        )
     plan = age_plan(ev, swiss_rounds=swiss_rounds, top_cut=top_cut)
     for division in ev.divisions.all():
         _apply(division, plan)

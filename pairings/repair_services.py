@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
 from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
@@ -131,7 +132,9 @@ def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> Repai
     locked = Round.objects.select_for_update().get(pk=round.pk)  # start waits for us
     preview = round_repair_preview(round=locked, seed=seed)
     if preview.fingerprint != fingerprint:
-        raise InvalidInput("The pairings or records changed since the preview: look at it again.")
+        raise InvalidInput(
+            gettext("The pairings or records changed since the preview: look at it again.")
+        )
     rnd, result = preview.round, preview.result
     ext = dict(Registration.objects.filter(event=rnd.event).values_list("pk", "external_id"))
 
@@ -167,7 +170,7 @@ def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round
     Raises RoundStateError once the round has started (P-POST-2), PairingImpossible."""
     rnd = Round.objects.select_related("event").get(pk=round.pk)
     if rnd.phase != Phase.SWISS:
-        raise PairingImpossible("Only Swiss rounds of pods are paired again.")
+        raise PairingImpossible(gettext("Only Swiss rounds of pods are paired again."))
     reason = "A correction changed the standings the pods were filled from."
     round_discard(round=rnd, by=by, reason=reason)
     (new,) = round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)

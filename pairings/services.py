@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing, RoundStateError
 from tournaments.models import (
@@ -42,12 +43,16 @@ def check_previous_complete(last: Round | None) -> None:
     if last.status == RoundStatus.STARTED:
         missing = last.matches.filter(outcome=Outcome.PENDING).count()
         raise ResultsMissing(
-            f"Round {last.number} still has {missing} result(s) missing. Enter them (or record "
-            "an abandoned match as a double loss) before pairing the next round."
+            gettext(
+                "Round %(number)s still has %(missing)s result(s) missing. Enter them (or record an abandoned match as a double loss) before pairing the next round."
+            )
+            % {"number": last.number, "missing": missing}
         )
     raise RoundStateError(
-        f"Round {last.number} is {last.get_status_display().lower()}: "
-        "publish and start it, and enter its results, before pairing the next round."
+        gettext(
+            "Round %(number)s is %(lower)s: publish and start it, and enter its results, before pairing the next round."
+        )
+        % {"number": last.number, "lower": last.get_status_display().lower()}
     )
 
 

@@ -15,9 +15,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from standings.engine.games import GameRecordError
 from standings.engine.placement import top_cut_places
 from standings.engine.types import Entrant, MatchRecord
 
+from .i18n import gettext_noop
 from .tables import Recommendation, RoundTable, get_table, recommend
 
 
@@ -274,9 +276,13 @@ class Ruleset:
             raise ValueError(f"the {self.label} rules record match results, not games")
         outcome, winner = self.game_check(tuple(games), elimination)  # type: ignore[arg-type]
         if outcome == "draw" and not self.allows_ties:
-            raise ValueError(
-                f"{'-'.join(map(str, games))}: equal game wins; the {self.label} rules have "
-                "no drawn matches: resolve time by sudden death"
+            raise GameRecordError(
+                gettext_noop(
+                    "%(record)s: equal game wins; the %(rules)s rules have no drawn matches: "
+                    "resolve time by sudden death"
+                ),
+                record="-".join(map(str, games)),
+                rules=self.label,
             )
         return outcome, winner
 

@@ -44,7 +44,7 @@ def day2_qualified(event: Event, pod: str, day1: PodStandings | None = None) -> 
     if first is not None:
         seats = MatchSeat.objects.filter(round=first).values_list("registration_id", flat=True)
         return [str(r) for r in seats]
-    ps = day1 if day1 is not None else swiss_standings(event, pod)
+    ps = day1 if day1 is not None else swiss_standings(event, pod, lean=True)
     regs = ps.registrations
     rows = [
         (row.player, row.match_points)

@@ -42,16 +42,22 @@ def _pod_playoffs(event: Event, pod: str) -> list[Any]:
     ]
 
 
-def swiss_standings(event: Event, pod: str) -> PodStandings:
+def swiss_standings(event: Event, pod: str, *, lean: bool = False) -> PodStandings:
     """Swiss standings of ``pod`` after its last complete (Day 1) Swiss round, by the
     event's ruleset strategy (pokemon: P-TB-1…7, R-1, R-2, R-5). Ties left after every
     tiebreaker are ordered from the last round's stored seed (I-6). Day 2 and flights are
-    applied on top by ``standings.services.pod_standings``."""
-    regs = list(
-        Registration.objects.filter(in_pod(pod), event=event)
-        .select_related("player", "division")
-        .annotate(**registration_twin(event.pk))  # same names told apart on the pages
-    )
+    applied on top by ``standings.services.pod_standings``. ``lean``: the registrations
+    carry only what the order needs (late, dropped, disqualified; no names or divisions),
+    for callers that only read the order, such as the Day 2 cut."""
+    rows = Registration.objects.filter(in_pod(pod), event=event)
+    if lean:
+        regs = list(rows.only("pk", "late", "dropped_after_round", "disqualified"))
+    else:
+        regs = list(
+            rows.select_related("player", "division").annotate(
+                **registration_twin(event.pk)  # same names told apart on the pages
+            )
+        )
     complete = _complete_swiss_rounds(event, pod)
     matches = [m for m in adapters.match_records(event, pod) if m.round <= len(complete)]
     ctx = Context(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from standings.day2_standings import day2_qualified
 from tournaments.errors import PairingImpossible
 from tournaments.models import Phase, Registration, Round
@@ -45,15 +47,20 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     players."""
     event, pod = group.event, group.pod
     qualified = set(day2_qualified(event, pod))
-    everything = {p.id: p for p in swiss_players_for_pod(event, pod, phases=BOTH_DAYS)}
-    day2_only = {p.id: p for p in swiss_players_for_pod(event, pod, phases=(Phase.SWISS_DAY2,))}
+    # points and byes over both days, opponents over Day 2 only (R-3): one pass
+    everything = {
+        p.id: p
+        for p in swiss_players_for_pod(
+            event, pod, phases=BOTH_DAYS, opponents_in=(Phase.SWISS_DAY2,)
+        )
+    }
     advancing = [pid for pid in everything if pid in qualified]
     if len(advancing) < 2:
-        raise PairingImpossible("Day 2 needs at least two players.")
+        raise PairingImpossible(gettext("Day 2 needs at least two players."))
     players = day2_players(
         advancing,
         {pid: p.match_points for pid, p in everything.items()},
-        {pid: p.opponents for pid, p in day2_only.items()},
+        {pid: p.opponents for pid, p in everything.items()},
         {pid for pid, p in everything.items() if p.had_bye},
         {pid: p.division for pid, p in everything.items()},
     )

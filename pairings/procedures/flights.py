@@ -16,6 +16,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from standings.engine.flights import FlightsRefused, per_flight_cut
 from tournaments.errors import InvalidInput
@@ -62,7 +63,9 @@ def _refusals(division: Division, flights: int) -> None:
     without flights (``Features.flights``) refuses them outright."""
     event = division.event
     if not event.rules.features.flights:
-        raise InvalidInput(f"The {event.rules.label} rules do not play in flights.")
+        raise InvalidInput(
+            gettext("The %(label)s rules do not play in flights.") % {"label": event.rules.label}
+        )
     separated = "+" not in division.pod and event.age_style != "age-modified"
     try:
         check_flights(
@@ -97,9 +100,11 @@ def flights_assign(
     the event exists."""
     division = Division.objects.select_for_update().select_related("event").get(pk=division.pk)
     if division.event.rounds.exists():
-        raise InvalidInput("Flights are set before round 1 is paired.")
+        raise InvalidInput(gettext("Flights are set before round 1 is paired."))
     if division.flights:
-        raise InvalidInput(f"{division.get_code_display()} is already in flights.")
+        raise InvalidInput(
+            gettext("%(code)s is already in flights.") % {"code": division.get_code_display()}
+        )
     _refusals(division, flights)
     seed = secrets.randbits(48) if seed is None else seed
     regs = {str(r.pk): r for r in _active(division)}

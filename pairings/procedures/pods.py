@@ -21,6 +21,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from standings.services import division_swiss_order, pod_standings
 from tournaments.errors import PairingImpossible, ResultsMissing
 from tournaments.models import (
@@ -152,10 +154,16 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
     seeds get byes, the others are snaked into pods of 4 seated by seed."""
     cut = division.cut
     if cut not in POD_CUTS:
-        raise PairingImpossible(f"A multiplayer top cut has {POD_CUTS} players, not {cut}.")
+        raise PairingImpossible(
+            gettext("A multiplayer top cut has %(pod_cuts)s players, not %(cut)s.")
+            % {"pod_cuts": POD_CUTS, "cut": cut}
+        )
     seeds = swiss_seeds(event, division)
     if len(seeds) < cut:
-        raise PairingImpossible(f"A top {cut} needs {cut} active players; there are {len(seeds)}.")
+        raise PairingImpossible(
+            gettext("A top %(cut)s needs %(cut)s active players; there are %(seeds)s.")
+            % {"cut": cut, "seeds": len(seeds)}
+        )
     first = pod_cut_first_round(seeds[:cut])
     regs = Registration.objects.in_bulk([int(i) for i in seeds[:cut]])
     return round_create(
@@ -183,7 +191,10 @@ def advancing(last: Round, seed_of: dict[str, int]) -> list[str]:
             conceded = frozenset(str(s.registration_id) for s in seats if s.conceded)
             out.append(pod_winner(Pod(m.table or 0, ids), None, seed_of, excluded=conceded))
         else:
-            raise ResultsMissing(f"Table {m.table} of round {last.number} has no result yet.")
+            raise ResultsMissing(
+                gettext("Table %(table)s of round %(number)s has no result yet.")
+                % {"table": m.table, "number": last.number}
+            )
     return out
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.utils.translation import gettext
+
 from standings.engine.placement import THIRD_PLACE_WHY
 from standings.se_standings import se_seeds
 from tournaments.errors import PairingImpossible, ResultsMissing
@@ -68,9 +70,9 @@ def _create(event: Event, pod: str, number: int, pairings: Any, by: Any, seed: i
 def _next_round(event: Event, pod: str, last: Round, by: Any) -> Round:
     slots = _slots(last)
     if any(m.winner_id is None and len(m.seats.all()) > 1 for m in slots):
-        raise ResultsMissing("Every single-elimination match needs a winner (P-SE).")
+        raise ResultsMissing(gettext("Every single-elimination match needs a winner (P-SE)."))
     if len(slots) == 1:
-        raise PairingImpossible("The final is played: the bracket is finished.")
+        raise PairingImpossible(gettext("The final is played: the bracket is finished."))
     seed_of = {str(k): v for k, v in se_seeds(event, pod).items()}
     advancing = [str(m.winner_id or m.seats.all()[0].registration_id) for m in slots]
     pairings = list(elimination.next_elimination_round(advancing, seed_of))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments.errors import PairingImpossible
 from tournaments.models import Phase, Registration, Round
 from tournaments.pods import in_pod, pod_label
@@ -31,7 +33,9 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     event, pod = group.event, group.pod
     players = swiss_players_for_pod(event, pod)
     if len(players) < 2:
-        raise PairingImpossible(f"{pod_label(pod)} needs at least two active players.")
+        raise PairingImpossible(
+            gettext("%(pod)s needs at least two active players.") % {"pod": pod_label(pod)}
+        )
     result = pair_swiss_round(players, pod, seed)  # P-AGE-3, R-5 for a group of divisions
     # Seats need only the registrations' ids: one narrow query, not 2,000 full rows.
     pod_regs = Registration.objects.filter(in_pod(pod), event=event).only("pk")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from standings.engine.placement import THIRD_PLACE_WHY
 from standings.services import division_swiss_order
@@ -55,8 +56,8 @@ def cut_players(event: Event, division: Division) -> list[Registration]:
     ]
     if len(order) < cut:
         raise PairingImpossible(
-            f"A top {cut} needs {cut} active players in {division.get_code_display()}; "
-            f"there are {len(order)}."
+            gettext("A top %(cut)s needs %(cut)s active players in %(code)s; there are %(order)s.")
+            % {"cut": cut, "code": division.get_code_display(), "order": len(order)}
         )
     return order[:cut]
 
@@ -142,7 +143,7 @@ def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
         raise PairingImpossible(step.message)
     matches = list(bracket_matches(last).order_by("table").prefetch_related("seats"))
     if any(m.winner_id is None for m in matches):
-        raise ResultsMissing("Every single-elimination match needs a winner (P-SE).")
+        raise ResultsMissing(gettext("Every single-elimination match needs a winner (P-SE)."))
     seed_of = {str(k): v for k, v in cut_seeds(event, pod).items()}
     winners = [str(m.winner_id) for m in matches]
     pairings = list(elimination.next_elimination_round(winners, seed_of=seed_of, top_cut=True))

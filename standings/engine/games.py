@@ -25,8 +25,35 @@ GAME_POINTS_WIN, GAME_POINTS_DRAW = 3, 1
 MATCH_POINTS_WIN, MATCH_POINTS_DRAW = 3, 1
 
 
+def gettext_noop(text: str) -> str:
+    """Marks ``text`` for the translation catalogue (Django's makemessages picks up this
+    name) without translating it: the engine never imports Django (issue 13)."""
+    return text
+
+
+_NEGATIVE = gettext_noop("%(record)s: game counts cannot be negative")
+_NO_ELIMINATION_DRAW = gettext_noop("%(record)s: a single-elimination match cannot end in a draw")
+_FEWER_WINS = gettext_noop(
+    "%(record)s: player %(side)s is reported as the winner with fewer game wins "
+    "than the opponent (the player with more game wins wins the match)"
+)
+_EQUAL_WINS = gettext_noop(
+    "%(record)s: equal game wins is a drawn match, not a win for player %(side)s"
+)
+
+
 class GameRecordError(ValueError):
-    """A game record that no best-of-N match can produce; the message says why."""
+    """A game record that no best-of-N match can produce; the message says why.
+
+    ``template`` is the English message with ``%(name)s`` placeholders (marked for the
+    catalogue) and ``params`` its values, so the page showing it can translate the
+    template and fill it in: ``gettext(e.template) % e.params``; ``str(e)`` is the English.
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template % params)
+        self.template = template
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +113,14 @@ def validate_game_record(
     a, b = record.wins_a, record.wins_b
     if a == b:
         if elimination:
-            raise GameRecordError(f"{record}: a single-elimination match cannot end in a draw")
+            raise GameRecordError(_NO_ELIMINATION_DRAW, record=record)
         verdict = Verdict(Outcome.DRAW)
     else:
         verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
     if winner is not None and verdict.winner != winner:
         side = "A" if winner == 0 else "B"
         raise GameRecordError(
-            f"{record}: player {side} is reported as the winner with fewer game wins "
-            "than the opponent (the player with more game wins wins the match)"
-            if verdict.winner is not None
-            else f"{record}: equal game wins is a drawn match, not a win for player {side}"
+            _FEWER_WINS if verdict.winner is not None else _EQUAL_WINS, record=record, side=side
         )
     return verdict
 
@@ -119,46 +143,64 @@ def recorded_verdict(
     draw in single elimination, or a ``winner`` without more game wins (M-MATCH-1).
     """
     if min(record.wins_a, record.wins_b, record.draws) < 0:
-        raise GameRecordError(f"{record}: game counts cannot be negative")
+        raise GameRecordError(_NEGATIVE, record=record)
     a, b = record.wins_a, record.wins_b
     if a == b:
         if elimination:
-            raise GameRecordError(f"{record}: a single-elimination match cannot end in a draw")
+            raise GameRecordError(_NO_ELIMINATION_DRAW, record=record)
         verdict = Verdict(Outcome.DRAW)
     else:
         verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
     if winner is not None and verdict.winner != winner:
         side = "A" if winner == 0 else "B"
         raise GameRecordError(
-            f"{record}: player {side} is reported as the winner with fewer game wins "
-            "than the opponent (the player with more game wins wins the match)"
-            if verdict.winner is not None
-            else f"{record}: equal game wins is a drawn match, not a win for player {side}"
+            _FEWER_WINS if verdict.winner is not None else _EQUAL_WINS, record=record, side=side
         )
     return verdict
 
 
 def _check_counts(record: GameRecord, best_of: int) -> None:
     if best_of < 1 or best_of % 2 == 0:
-        raise GameRecordError(f"best of {best_of}: a match is best of an odd number of games")
+        raise GameRecordError(
+            gettext_noop("best of %(best_of)s: a match is best of an odd number of games"),
+            best_of=best_of,
+        )
     if min(record.wins_a, record.wins_b, record.draws) < 0:
-        raise GameRecordError(f"{record}: game counts cannot be negative")
+        raise GameRecordError(_NEGATIVE, record=record)
     needed = best_of // 2 + 1
     most = max(record.wins_a, record.wins_b)
     if most > needed:
         raise GameRecordError(
-            f"{record}: nobody wins more than {needed} games in a best-of-{best_of} match"
+            gettext_noop(
+                "%(record)s: nobody wins more than %(needed)s games in a best-of-%(best_of)s match"
+            ),
+            record=record,
+            needed=needed,
+            best_of=best_of,
         )
     if min(record.wins_a, record.wins_b) == needed:
-        raise GameRecordError(f"{record}: both players cannot reach {needed} game wins")
+        raise GameRecordError(
+            gettext_noop("%(record)s: both players cannot reach %(needed)s game wins"),
+            record=record,
+            needed=needed,
+        )
     if record.games > best_of:
         raise GameRecordError(
-            f"{record}: {record.games} games recorded, a best-of-{best_of} match has at most "
-            f"{best_of} (report an unfinished game as a draw)"
+            gettext_noop(
+                "%(record)s: %(games)s games recorded, a best-of-%(best_of)s match has at most "
+                "%(best_of)s (report an unfinished game as a draw)"
+            ),
+            record=record,
+            games=record.games,
+            best_of=best_of,
         )
     if record.games == 0:
         raise GameRecordError(
-            f"{record}: no game recorded (an intentional draw is reported 0-0-{best_of})"
+            gettext_noop(
+                "%(record)s: no game recorded (an intentional draw is reported 0-0-%(best_of)s)"
+            ),
+            record=record,
+            best_of=best_of,
         )
 
 

@@ -26,11 +26,11 @@ The rows are the Swiss standings; final places after a top cut come from
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from . import draw
 from .errors import StandingsError
 from .games import BYE_GAMES, GameRecord, GameRecordError, game_points, recorded_verdict
 from .types import Entrant, MatchRecord, Outcome
@@ -278,9 +278,7 @@ def _rank(
     seed: int,
 ) -> list[str]:
     """Ids by match points, OMW, GW (unfloored for melee.gg), OGW, then random (M-TB, I-1)."""
-    shuffled = sorted(ids)
-    random.Random(seed).shuffle(shuffled)
-    lot = {pid: k for k, pid in enumerate(shuffled)}
+    lot = draw.lot(ids, seed)
 
     def key(p: str) -> tuple[int, Fraction, Fraction, Fraction, int]:
         v = values[p]

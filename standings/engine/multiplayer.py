@@ -32,11 +32,11 @@ Decisions where the rules are silent (defaults, documented for the organiser):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from . import draw
 from .errors import StandingsError
 from .types import Entrant
 
@@ -289,9 +289,7 @@ def _ranked(
 ) -> tuple[MultiplayerRow, ...]:
     """Sort by the MP-TB order, exact ties at random from ``seed``; number the places
     (disqualified entrants last, without a place)."""
-    ids = sorted(row.player for row in rows)
-    random.Random(seed).shuffle(ids)
-    chance = {pid: k for k, pid in enumerate(ids)}
+    chance = draw.lot((row.player for row in rows), seed)
     ordered = sorted(
         rows,
         key=lambda row: (

@@ -17,9 +17,9 @@ with ``place=None`` but their results still count for everyone's tiebreakers.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from . import draw
 from ._history import History, build_history
 from .tiebreakers import Scaled, _to_fractions, scaled_tiebreakers
 from .types import Entrant, MatchRecord, StandingRow, new_row
@@ -127,9 +127,7 @@ def _last_opponent(h: History, order: list[int], groups: list[tuple[int, int]], 
 
 def _random_key(h: History, seed: int) -> list[int]:
     """A random rank per player index, reproducible from ``seed`` whatever the input order."""
-    ids = sorted(h.ids)
-    random.Random(seed).shuffle(ids)
-    rank = {pid: k for k, pid in enumerate(ids)}
+    rank = draw.lot(h.ids, seed)
     return [rank[pid] for pid in h.ids]
 
 

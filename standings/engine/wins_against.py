@@ -14,12 +14,12 @@ matches (time is resolved by sudden death, W-TIME-1). Order of comparison:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
+from . import draw
 from .errors import StandingsError
 from .games import GameRecord, GameRecordError, recorded_verdict
 from .types import Entrant, MatchRecord, Outcome
@@ -167,9 +167,7 @@ def _rank(
     ids: Sequence[str], tallies: dict[str, _Tally], against: dict[str, int], seed: int
 ) -> list[str]:
     """Wins, wins against, game wins, win %, then the seeded random order (W-TB-1, W-TB-2)."""
-    shuffled = sorted(ids)
-    random.Random(seed).shuffle(shuffled)
-    lot = {pid: k for k, pid in enumerate(shuffled)}
+    lot = draw.lot(ids, seed)
 
     def key(p: str) -> tuple[int, int, int, Fraction, int]:
         t = tallies[p]

@@ -5,34 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from celery.contrib.testing.worker import start_worker
-from django.conf import settings
 
-from config.celery import app
 from pairings.services import pairing_request
 from tests import factories
 from tournaments.models import BackgroundRun
-
-
-def _reset_connections() -> None:
-    """Forget connection pools made for the previous broker URL (new ones are made lazily)."""
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def redis_worker():
-    """A Celery worker thread consuming from the Redis server of the test settings."""
-    old = (app.conf.task_always_eager, app.conf.broker_url)
-    app.conf.task_always_eager = False
-    app.conf.broker_url = settings.REDIS_URL
-    _reset_connections()
-    try:
-        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
-            yield
-    finally:
-        app.conf.task_always_eager, app.conf.broker_url = old
-        _reset_connections()
 
 
 @pytest.mark.django_db(transaction=True)

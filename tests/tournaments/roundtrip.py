@@ -117,24 +117,30 @@ def _key(row: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
-def standings_view(event: Event) -> dict[str, Any]:
-    """The Standings JSON without the event's own slug, each run of rows tied on every
-    tiebreaker in player order with the run's first place. Such a tie is left to the
-    ruleset's random draw (I-6), which keeps its seed through the file but is drawn over
-    registration ids, and an import numbers registrations anew."""
+def standings_view(event: Event, *, exact_ties: bool = True) -> dict[str, Any]:
+    """The Standings JSON without the event's own slug.
+
+    Players tied on every tiebreaker are in the ruleset's random draw (I-6), which keeps
+    its seed through the file and is drawn over the players' relative order
+    (``standings.engine.draw``): an event JSON copy lists them in registration order and
+    gives the very same standings. A TOM file lists its players in its own order, so with
+    ``exact_ties=False`` each run of rows tied on every tiebreaker is compared as a set
+    (in player order, with the run's first place)."""
     data = standings_data(event)
     out = {k: v for k, v in data.items() if k not in ("event", "divisions")}
     out["divisions"] = {}
     for code, rows in data["divisions"].items():
+        if exact_ties:
+            out["divisions"][code] = rows
+            continue
         canonical: list[dict[str, Any]] = []
         k = 0
         while k < len(rows):
-            run = [r for r in rows[k:] if _key(r) == _key(rows[k])]
             end = k
             while end < len(rows) and _key(rows[end]) == _key(rows[k]):
                 end += 1
+            place = rows[k]["place"]
             run = rows[k:end]
-            place = run[0]["place"]
             canonical += sorted(({**r, "place": place} for r in run), key=lambda r: r["player"])
             k = end
         out["divisions"][code] = canonical
@@ -212,10 +218,11 @@ def pairing_input(event: Event) -> dict[str, Any]:
     return out
 
 
-def view(event: Event) -> dict[str, Any]:
-    """Everything a round trip must keep (module docstring)."""
+def view(event: Event, *, exact_ties: bool = True) -> dict[str, Any]:
+    """Everything a round trip must keep (module docstring); ``exact_ties`` as
+    :func:`standings_view`."""
     return {
-        "standings": standings_view(event),
+        "standings": standings_view(event, exact_ties=exact_ties),
         "steps": next_steps(event),
         "pairing": pairing_input(event),
     }

@@ -12,13 +12,15 @@ from html.parser import HTMLParser
 import polib
 import pytest
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from config import catalogue
 from tests import factories
 from tests.page_tour import page_urls, played_events
-from tournaments.models import Player
+from tournaments.models import Match, Outcome, Player, RoundStatus, StaffRole
 from tournaments.templatetags import registry_i18n as f
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("i18n")]
@@ -281,3 +283,116 @@ def test_registry_and_engine_texts_are_shown_in_the_visitors_language(
         assert f.audit_subject("table 4") == subject
         assert f.translated("Tie") == ("Tie" if lang == "en" else "Empate")
         assert f.translated("") == ""
+
+
+# --- service refusals (domain errors) in the visitor's language -----------------------
+
+HX = {"HX-Request": "true"}
+
+
+def _staff_client(ev, lang: str) -> Client:
+    client = Client(headers={"Accept-Language": lang})
+    client.force_login(factories.staff(ev, StaffRole.SCOREKEEPER, username=f"sk-{lang}"))
+    return client
+
+
+def _bo3_round(organiser):
+    """Round 1 (started) of a four-player Magic (best-of-3) event, tables in order."""
+    ev = factories.event_with_players(4, by=organiser, ruleset="mtg")
+    rnd = factories.round_in_order(ev, by=organiser)
+    return ev, rnd, Match.objects.get(round=rnd, table=1)
+
+
+@pytest.mark.parametrize(
+    ("lang", "impossible", "stale"),
+    [
+        (
+            "en",
+            "Impossible game score 3-0-0: nobody wins more than 2 games in a best-of-3 match."
+            " Nothing was recorded.",
+            "This match was just recorded as Player 001 wins 2-0-0.",
+        ),
+        (
+            "es",
+            "Resultado en juegos imposible 3-0-0: nadie gana más de 2 juegos en una partida"
+            " al mejor de 3. No se registró nada.",
+            "Esta partida se acaba de registrar como Gana Player 001 2-0-0.",
+        ),
+    ],
+)
+def test_game_slip_refusals_are_in_the_visitors_language(organiser, lang, impossible, stale):
+    ev, _, match = _bo3_round(organiser)
+    client = _staff_client(ev, lang)
+    url = reverse("staff:match_games", args=[ev.slug, match.pk])
+    refused = client.post(url, {"version": 0, "wins_1": 3, "wins_2": 0}, headers=HX)
+    assert refused.status_code == 422
+    assert impossible in refused.content.decode()
+    assert client.post(url, {"version": 0, "score": "2-0-0"}, headers=HX).status_code == 200
+    conflict = client.post(url, {"version": 0, "score": "0-2-0"}, headers=HX)
+    assert conflict.status_code == 409
+    assert stale in conflict.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "not_started"),
+    [
+        ("en", "Round 1 has not started; start it before entering slips."),
+        ("es", "La ronda 1 no ha empezado; iníciala antes de introducir hojas de resultado."),
+    ],
+)
+def test_a_slip_on_a_round_not_started_is_refused_in_the_visitors_language(
+    organiser, lang, not_started
+):
+    ev = factories.event_with_players(4, by=organiser)
+    rnd = factories.round_in_order(ev, by=organiser, status=RoundStatus.PUBLISHED)
+    match = Match.objects.get(round=rnd, table=1)
+    client = _staff_client(ev, lang)
+    response = client.post(
+        reverse("staff:match_result", args=[ev.slug, match.pk]),
+        {"result": "p1", "version": 0},
+        headers=HX,
+    )
+    assert response.status_code == 422
+    assert not_started in response.content.decode()
+    assert Match.objects.get(pk=match.pk).outcome == Outcome.PENDING
+
+
+@pytest.mark.parametrize(
+    ("lang", "dropped", "again"),
+    [
+        ("en", "Player 001 dropped after round 1.", "Player 001 already dropped after round 1."),
+        (
+            "es",
+            "Player 001 se retiró después de la ronda 1.",
+            "Player 001 ya se retiró después de la ronda 1.",
+        ),
+    ],
+)
+def test_a_second_drop_is_refused_in_the_visitors_language(organiser, lang, dropped, again):
+    ev, _, _ = _bo3_round(organiser)
+    reg = ev.registrations.order_by("pk").first()
+    client = _staff_client(ev, lang)
+    url = reverse("staff:player_drop", args=[ev.slug, reg.pk])
+    first = client.post(url, {"reason": ""}, follow=True).content.decode()
+    assert dropped in first and again not in first
+    second = client.post(url, {"reason": ""}, follow=True).content.decode()
+    assert again in second
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("lang", "refusal"),
+    [
+        ("en", "Nothing was imported. not UTF-8 text (byte 1)"),
+        ("es", "No se importó nada. no es texto UTF-8 (byte 1)"),
+    ],
+)
+def test_a_malformed_upload_is_refused_in_the_visitors_language(organiser, lang, refusal):
+    client = Client(headers={"Accept-Language": lang})
+    client.force_login(organiser)
+    response = client.post(
+        reverse("staff:event_file_import"),
+        {"file": SimpleUploadedFile("cup.json", b"{\xff}"), "format": "event-json"},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"] == [refusal]

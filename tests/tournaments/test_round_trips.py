@@ -33,7 +33,7 @@ def round_trips(event: Event, by, seed: int = 7, tdf: bool = False) -> list[int]
         copy = reimport(ev)
         assert view(copy) == view(ev)
         if tdf and ev.rounds.exists():  # a TOM file holds no event before round 1
-            assert view(tdf_reimport(ev)) == view(ev)
+            assert view(tdf_reimport(ev), exact_ties=False) == view(ev, exact_ties=False)
         assert (copy.ruleset, copy.structure, copy.day2_rounds) == (
             ev.ruleset,
             ev.structure,

@@ -37,6 +37,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
 
@@ -90,32 +92,49 @@ def shown(value: Any) -> str:
 def whole(value: Any, where: str, low: int, high: int) -> int:
     """``value`` if it is a whole number from ``low`` to ``high``, else FileRefused."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise FileRefused(f"{where}: expected a whole number, got {shown(value)}")
+        raise FileRefused(
+            gettext("%(where)s: expected a whole number, got %(value)s")
+            % {"where": where, "value": shown(value)}
+        )
     if not low <= value <= high:
-        raise FileRefused(f"{where}: {shown(value)} is out of range ({low} to {high})")
+        raise FileRefused(
+            gettext("%(where)s: %(value)s is out of range (%(low)s to %(high)s)")
+            % {"where": where, "value": shown(value), "low": low, "high": high}
+        )
     return int(value)
 
 
 def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
     """``value`` if it is text PostgreSQL can store in a column of ``limit`` characters."""
     if not isinstance(value, str):
-        raise FileRefused(f"{where}: expected text, got {shown(value)}")
+        raise FileRefused(
+            gettext("%(where)s: expected text, got %(value)s")
+            % {"where": where, "value": shown(value)}
+        )
     if required and not value.strip():
-        raise FileRefused(f"{where}: must not be empty")
+        raise FileRefused(gettext("%(where)s: must not be empty") % {"where": where})
     if len(value) > limit:
-        raise FileRefused(f"{where}: {len(value)} characters long, at most {limit} are kept")
+        raise FileRefused(
+            gettext("%(where)s: %(value)s characters long, at most %(limit)s are kept")
+            % {"where": where, "value": len(value), "limit": limit}
+        )
     if "\x00" in value:
-        raise FileRefused(f"{where}: contains a NUL character")
+        raise FileRefused(gettext("%(where)s: contains a NUL character") % {"where": where})
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise FileRefused(f"{where}: is not valid Unicode text") from None
+        raise FileRefused(
+            gettext("%(where)s: is not valid Unicode text") % {"where": where}
+        ) from None
     return value
 
 
 def flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise FileRefused(f"{where}: expected true or false, got {shown(value)}")
+        raise FileRefused(
+            gettext("%(where)s: expected true or false, got %(value)s")
+            % {"where": where, "value": shown(value)}
+        )
     return value
 
 
@@ -124,17 +143,26 @@ def json_value(value: Any, where: str, depth: int = 0) -> None:
     NUL characters, NaN and infinities, integers beyond 64 bits, nesting deeper than
     :data:`MAX_JSON_DEPTH`, and anything that is not JSON."""
     if depth > MAX_JSON_DEPTH:
-        raise FileRefused(f"{where}: nested more than {MAX_JSON_DEPTH} levels deep")
+        raise FileRefused(
+            gettext("%(where)s: nested more than %(max_json_depth)s levels deep")
+            % {"where": where, "max_json_depth": MAX_JSON_DEPTH}
+        )
     if isinstance(value, str):
         text(value, where, limit=MAX_FILE_BYTES)
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, int):
         if abs(value) > MAX_JSON_INTEGER:
-            raise FileRefused(f"{where}: {shown(value)} is too large a number")
+            raise FileRefused(
+                gettext("%(where)s: %(value)s is too large a number")
+                % {"where": where, "value": shown(value)}
+            )
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise FileRefused(f"{where}: {value} is not a number JSON can hold")
+            raise FileRefused(
+                gettext("%(where)s: %(value)s is not a number JSON can hold")
+                % {"where": where, "value": value}
+            )
     elif isinstance(value, dict):
         for key, item in value.items():
             text(key, f"{where}: key", limit=NAME_LENGTH)
@@ -143,7 +171,9 @@ def json_value(value: Any, where: str, depth: int = 0) -> None:
         for i, item in enumerate(value):
             json_value(item, f"{where}[{i}]", depth + 1)
     else:
-        raise FileRefused(f"{where}: {shown(value)} is not JSON")
+        raise FileRefused(
+            gettext("%(where)s: %(value)s is not JSON") % {"where": where, "value": shown(value)}
+        )
 
 
 def at(where: str, field: str) -> str:
@@ -165,7 +195,9 @@ def check_event_data(data: EventData) -> list[str]:
     """
     ruleset = RULESETS.get(data.ruleset) if isinstance(data.ruleset, str) else None
     if ruleset is None:
-        raise FileRefused(f"{data.fields.get('ruleset', 'ruleset')}: unknown ruleset")
+        raise FileRefused(
+            gettext("%(get)s: unknown ruleset") % {"get": data.fields.get("ruleset", "ruleset")}
+        )
     _check_event(data)
     codes = _check_divisions(data.divisions, data.fields.get("divisions", "divisions"))
     ids = _check_players(data.players, codes, data.fields.get("players", "players"))
@@ -183,12 +215,20 @@ def _check_event(data: EventData) -> None:
     text(data.name, name_of("name"), limit=NAME_LENGTH, required=True)
     text(data.location, name_of("location"), limit=NAME_LENGTH)
     if data.date is not None and not isinstance(data.date, dt.date):
-        raise FileRefused(f"{name_of('date')}: expected a date, got {shown(data.date)}")
+        raise FileRefused(
+            gettext("%(value)s: expected a date, got %(date)s")
+            % {"value": name_of("date"), "date": shown(data.date)}
+        )
     flag(data.third_place_playoff, name_of("third_place_playoff"))
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
     if data.structure not in ("", *STRUCTURES):
         raise FileRefused(
-            f"{name_of('structure')}: {shown(data.structure)} is not one of {STRUCTURES}"
+            gettext("%(value)s: %(structure)s is not one of %(structures)s")
+            % {
+                "value": name_of("structure"),
+                "structure": shown(data.structure),
+                "structures": STRUCTURES,
+            }
         )
     check_sizes(len(data.players), len(data.rounds), data.fields)
 
@@ -203,7 +243,8 @@ def check_sizes(players: int, rounds: int, fields: dict[str, str]) -> None:
         )
     if rounds > MAX_ROUNDS:
         raise FileRefused(
-            f"{fields.get('rounds', 'rounds')}: {rounds} rounds; at most {MAX_ROUNDS} can be imported"
+            gettext("%(get)s: %(rounds)s rounds; at most %(max_rounds)s can be imported")
+            % {"get": fields.get("rounds", "rounds"), "rounds": rounds, "max_rounds": MAX_ROUNDS}
         )
 
 
@@ -212,13 +253,22 @@ def _check_divisions(divisions: Sequence[DivisionData], label: str) -> set[str]:
     for i, d in enumerate(divisions):
         where = d.where or f"{label}[{i}]"
         if d.code not in DIVISIONS:
-            raise FileRefused(f"{at(where, 'code')}: {shown(d.code)} is not one of {DIVISIONS}")
+            raise FileRefused(
+                gettext("%(where)s: %(code)s is not one of %(divisions)s")
+                % {"where": at(where, "code"), "code": shown(d.code), "divisions": DIVISIONS}
+            )
         if d.code in codes:
-            raise FileRefused(f"{where}: division {d.code!r} is given twice")
+            raise FileRefused(
+                gettext("%(where)s: division %(code)r is given twice")
+                % {"where": where, "code": d.code}
+            )
         codes.add(d.code)
         whole(d.flights, at(where, "flights"), 0, MAX_FLIGHTS)
         if d.flights not in (0, 2, 4, 8, 16):
-            raise FileRefused(f"{at(where, 'flights')}: {d.flights} flights (P-FL-2: 2, 4, 8, 16)")
+            raise FileRefused(
+                gettext("%(where)s: %(flights)s flights (P-FL-2: 2, 4, 8, 16)")
+                % {"where": at(where, "flights"), "flights": d.flights}
+            )
         room = POD_LENGTH - (FLIGHT_SUFFIX_LENGTH if d.flights else 0)
         text(d.pod, at(where, "group"), limit=room, required=True)
         whole(d.swiss_rounds, at(where, "swiss_rounds"), 0, MAX_ROUNDS)
@@ -233,13 +283,16 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
         where = p.where or f"{label}[{i}]"
         text(p.id, at(where, "id"), limit=EXTERNAL_ID_LENGTH)
         if p.id in ids:
-            raise FileRefused(f"{where}: player id {p.id!r} is given twice")
+            raise FileRefused(
+                gettext("%(where)s: player id %(id)r is given twice") % {"where": where, "id": p.id}
+            )
         ids.add(p.id)
         text(p.name, at(where, "name"), limit=NAME_LENGTH)
         text(p.player_id, at(where, "player_id"), limit=PLAYER_ID_LENGTH)
         if p.division not in codes:
             raise FileRefused(
-                f"{at(where, 'division')}: no division {shown(p.division)} in the file"
+                gettext("%(where)s: no division %(division)s in the file")
+                % {"where": at(where, "division"), "division": shown(p.division)}
             )
         if p.birth_year is not None:
             whole(p.birth_year, at(where, "birth_year"), 1, 9999)
@@ -263,9 +316,15 @@ def _check_rounds(
         where = rd.where or f"{label}[{i}]"
         whole(rd.number, at(where, "number"), 1, MAX_ROUNDS)
         if rd.phase not in PHASES:
-            raise FileRefused(f"{at(where, 'phase')}: {shown(rd.phase)} is not one of {PHASES}")
+            raise FileRefused(
+                gettext("%(where)s: %(phase)s is not one of %(phases)s")
+                % {"where": at(where, "phase"), "phase": shown(rd.phase), "phases": PHASES}
+            )
         if (rd.number, rd.phase) in given:
-            raise FileRefused(f"{where}: round {rd.number} ({rd.phase}) is given twice")
+            raise FileRefused(
+                gettext("%(where)s: round %(number)s (%(phase)s) is given twice")
+                % {"where": where, "number": rd.number, "phase": rd.phase}
+            )
         given.add((rd.number, rd.phase))
         for group, seed in rd.seeds.items():
             text(group, at(where, "seeds"), limit=POD_LENGTH)
@@ -284,21 +343,33 @@ def _check_seats(
     ruleset seats one or two players, a pod ruleset up to five (MP-POD-1)."""
     most = 5 if ruleset.uses_pods else 2
     if not 1 <= len(m.players) <= most:
-        raise FileRefused(f"{at(where, 'players')}: expected 1 to {most} players")
+        raise FileRefused(
+            gettext("%(where)s: expected 1 to %(most)s players")
+            % {"where": at(where, "players"), "most": most}
+        )
     if len(set(m.players)) != len(m.players):
-        raise FileRefused(f"{at(where, 'players')}: a player cannot play themselves")
+        raise FileRefused(
+            gettext("%(where)s: a player cannot play themselves") % {"where": at(where, "players")}
+        )
     for pid in m.players:
         if pid not in ids:
-            raise FileRefused(f"{at(where, 'players')}: unknown player id {shown(pid)}")
+            raise FileRefused(
+                gettext("%(where)s: unknown player id %(pid)s")
+                % {"where": at(where, "players"), "pid": shown(pid)}
+            )
         if pid in seated:
-            raise FileRefused(f"{at(where, 'players')}: {pid!r} plays twice in round {number}")
+            raise FileRefused(
+                gettext("%(where)s: %(pid)r plays twice in round %(number)s")
+                % {"where": at(where, "players"), "pid": pid, "number": number}
+            )
         seated.add(pid)
     if m.table is not None:
         whole(m.table, at(where, "table"), 1, INTEGER)
     text(m.why, at(where, "why"), limit=WHY_LENGTH)
     if any(pid not in m.players for pid in m.conceded) or m.winner in m.conceded:
         raise FileRefused(
-            f"{at(where, 'conceded')}: expected players of this match, not its winner"
+            gettext("%(where)s: expected players of this match, not its winner")
+            % {"where": at(where, "conceded")}
         )
 
 
@@ -308,15 +379,25 @@ def _check_result(
     """The outcome fits the seats, and the ruleset allows it (module docstring)."""
     allowed = ONE_PLAYER_OUTCOMES if len(m.players) == 1 else MATCH_OUTCOMES
     if m.outcome not in allowed:
-        raise FileRefused(f"{at(where, 'result')}: {shown(m.outcome)} is not one of {allowed}")
+        raise FileRefused(
+            gettext("%(where)s: %(outcome)s is not one of %(allowed)s")
+            % {"where": at(where, "result"), "outcome": shown(m.outcome), "allowed": allowed}
+        )
     if (m.outcome == "win") != (m.winner is not None) or (m.winner and m.winner not in m.players):
-        raise FileRefused(f"{at(where, 'result')}: the winner must be a player of this match")
+        raise FileRefused(
+            gettext("%(where)s: the winner must be a player of this match")
+            % {"where": at(where, "result")}
+        )
     head_to_head_draw = m.outcome == "draw" and len(m.players) == 2  # a pod may draw
     if head_to_head_draw and not ruleset.allows_ties:
-        raise FileRefused(f"{at(where, 'result')}: the {ruleset.label} rules have no ties")
+        raise FileRefused(
+            gettext("%(where)s: the %(label)s rules have no ties")
+            % {"where": at(where, "result"), "label": ruleset.label}
+        )
     if head_to_head_draw and elimination:
         raise FileRefused(
-            f"{at(where, 'result')}: a single-elimination match cannot be a draw (M-SE-2)"
+            gettext("%(where)s: a single-elimination match cannot be a draw (M-SE-2)")
+            % {"where": at(where, "result")}
         )
     _check_games(m, at(where, "games"), ruleset, elimination, notes)
 
@@ -327,13 +408,20 @@ def _check_games(
     if m.games is None:
         if ruleset.game_record and len(m.players) == 2 and m.outcome in ("win", "draw"):
             raise FileRefused(
-                f"{where}: missing; the {ruleset.label} rules count games (M-MATCH-1)"
+                gettext("%(where)s: missing; the %(label)s rules count games (M-MATCH-1)")
+                % {"where": where, "label": ruleset.label}
             )
         return
     if not ruleset.game_record:
-        raise FileRefused(f"{where}: the {ruleset.label} rules record match results, not games")
+        raise FileRefused(
+            gettext("%(where)s: the %(label)s rules record match results, not games")
+            % {"where": where, "label": ruleset.label}
+        )
     if not isinstance(m.games, list | tuple) or len(m.games) != 3:
-        raise FileRefused(f"{where}: expected [wins, wins, draws], got {shown(m.games)}")
+        raise FileRefused(
+            gettext("%(where)s: expected [wins, wins, draws], got %(games)s")
+            % {"where": where, "games": shown(m.games)}
+        )
     for count in m.games:
         whole(count, where, 0, SMALLINT)
     if len(m.players) != 2 or m.outcome not in ("win", "draw"):
@@ -347,7 +435,10 @@ def _check_games(
                 GameRecord(wins_a, wins_b, drawn), best_of=OFFICIAL_BEST_OF, elimination=elimination
             )
         except ValueError:
-            raise FileRefused(f"{where}: impossible game record {live} (M-MATCH-1)") from None
+            raise FileRefused(
+                gettext("%(where)s: impossible game record %(live)s (M-MATCH-1)")
+                % {"where": where, "live": live}
+            ) from None
         verdict, index = str(found.outcome.value), found.winner
         if (verdict, None if index is None else m.players[index]) == (m.outcome, m.winner):
             notes.append(
@@ -355,4 +446,7 @@ def _check_games(
                 f"kept as recorded, though the live rules refuse it ({live})"
             )
     if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
-        raise FileRefused(f"{where}: {list(m.games)} does not give this result (M-MATCH-1)")
+        raise FileRefused(
+            gettext("%(where)s: %(games)s does not give this result (M-MATCH-1)")
+            % {"where": where, "games": list(m.games)}
+        )

@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rulesets import DEFAULT, RULESETS, clean_options, get_ruleset
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
 
@@ -42,18 +44,22 @@ def _typed(value: Any, where: str, kind: type | tuple[type, ...]) -> Any:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
         names = " or ".join(k.__name__ for k in kinds)
-        raise EventFileError(f"{where}: expected {names}, got {shown(value)}")
+        raise EventFileError(
+            gettext("%(where)s: expected %(names)s, got %(value)s")
+            % {"where": where, "names": names, "value": shown(value)}
+        )
     return value
 
 
 def _player(obj: Any, i: int) -> PlayerData:
     where = f"players[{i}]"
     if not isinstance(obj, dict):
-        raise EventFileError(f"{where}: expected an object")
+        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
     division = obj.get("division", "open")
     if division not in DIVISIONS:
         raise EventFileError(
-            f"{where}.division: {shown(division)} is not one of {', '.join(DIVISIONS)}"
+            gettext("%(where)s.division: %(division)s is not one of %(join)s")
+            % {"where": where, "division": shown(division), "join": ", ".join(DIVISIONS)}
         )
     return PlayerData(
         id=str(_req(obj, "id", where, (str, int))),
@@ -75,37 +81,54 @@ def _outcome(result: Any, players: tuple[str, ...], where: str) -> tuple[str, st
     if len(players) == 1:
         if result in ("bye", "loss"):
             return result, None
-        raise EventFileError(f"{where}.result: a one-player match is 'bye' or 'loss'")
+        raise EventFileError(
+            gettext("%(where)s.result: a one-player match is 'bye' or 'loss'") % {"where": where}
+        )
     if result in ("draw", "double-loss"):
         return result, None
     if result in players:
         return "win", result
     raise EventFileError(
-        f"{where}.result: {shown(result)} is neither a player of this match, "
-        "'draw', 'double-loss' nor null"
+        gettext(
+            "%(where)s.result: %(result)s is neither a player of this match, 'draw', 'double-loss' nor null"
+        )
+        % {"where": where, "result": shown(result)}
     )
 
 
 def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     if not isinstance(obj, dict):
-        raise EventFileError(f"{where}: expected an object")
+        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
     players = tuple(
         str(_typed(p, f"{where}.players", (str, int))) for p in _req(obj, "players", where, list)
     )
     if not 1 <= len(players) <= 5:
-        raise EventFileError(f"{where}.players: expected 1 to 5 player ids")
+        raise EventFileError(
+            gettext("%(where)s.players: expected 1 to 5 player ids") % {"where": where}
+        )
     if len(set(players)) != len(players):
-        raise EventFileError(f"{where}.players: a player cannot play themselves")
+        raise EventFileError(
+            gettext("%(where)s.players: a player cannot play themselves") % {"where": where}
+        )
     for pid in players:
         if pid not in ids:
-            raise EventFileError(f"{where}.players: unknown player id {shown(pid)}")
+            raise EventFileError(
+                gettext("%(where)s.players: unknown player id %(pid)s")
+                % {"where": where, "pid": shown(pid)}
+            )
         if pid in seen:
-            raise EventFileError(f"{where}.players: {pid!r} plays twice in this round")
+            raise EventFileError(
+                gettext("%(where)s.players: %(pid)r plays twice in this round")
+                % {"where": where, "pid": pid}
+            )
         seen.add(pid)
     outcome, winner = _outcome(obj.get("result"), players, where)
     table = _opt(obj, "table", where, int, 0)
     if table < 0:
-        raise EventFileError(f"{where}.table: expected a table number, got {shown(table)}")
+        raise EventFileError(
+            gettext("%(where)s.table: expected a table number, got %(table)s")
+            % {"where": where, "table": shown(table)}
+        )
     games = _opt(obj, "games", where, list, None)
     conceded = _conceded(obj, players, where)
     why = _opt(obj, "why", where, str, "")
@@ -117,20 +140,28 @@ def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tupl
     get no share of a draw (MP-PTS-1); each must be a player of the match, not its winner."""
     conceded = obj.get("conceded", [])
     if not isinstance(conceded, list) or any(str(p) not in players for p in conceded):
-        raise EventFileError(f"{where}.conceded: expected a list of this match's players")
+        raise EventFileError(
+            gettext("%(where)s.conceded: expected a list of this match's players")
+            % {"where": where}
+        )
     if obj.get("result") in conceded:
-        raise EventFileError(f"{where}.conceded: the winner cannot have conceded")
+        raise EventFileError(
+            gettext("%(where)s.conceded: the winner cannot have conceded") % {"where": where}
+        )
     return tuple(str(p) for p in conceded)
 
 
 def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
     where = f"rounds[{i}]"
     if not isinstance(obj, dict):
-        raise EventFileError(f"{where}: expected an object")
+        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
     number = _req(obj, "number", where, int)
     phase = obj.get("phase", "swiss")
     if phase not in PHASES:
-        raise EventFileError(f"{where}.phase: {shown(phase)} is not one of {', '.join(PHASES)}")
+        raise EventFileError(
+            gettext("%(where)s.phase: %(phase)s is not one of %(join)s")
+            % {"where": where, "phase": shown(phase), "join": ", ".join(PHASES)}
+        )
     seen: set[str] = set()
     matches = tuple(
         _match(m, f"{where}.matches[{j}]", ids, seen)
@@ -160,10 +191,14 @@ def _divisions(
         code = _req(d, "code", where, str)
         if code not in DIVISIONS:
             raise EventFileError(
-                f"{where}.code: {shown(code)} is not one of {', '.join(DIVISIONS)}"
+                gettext("%(where)s.code: %(code)s is not one of %(join)s")
+                % {"where": where, "code": shown(code), "join": ", ".join(DIVISIONS)}
             )
         if code in given:
-            raise EventFileError(f"{where}.code: division {code!r} is given twice")
+            raise EventFileError(
+                gettext("%(where)s.code: division %(code)r is given twice")
+                % {"where": where, "code": code}
+            )
         given[code] = (where, d)
     out = []
     groups: dict[str, str] = {}
@@ -273,11 +308,11 @@ def _options(ruleset: str, options: Any) -> dict[str, Any]:
     """The ruleset options, checked against the specs in ``tournaments.rulesets``:
     unknown options are an error, and a bad value is named (INTERFACES.md, R-7, R-8)."""
     if not isinstance(options, dict):
-        raise EventFileError("options: expected an object")
+        raise EventFileError(gettext("options: expected an object"))
     try:
         return clean_options(ruleset, options)
     except ValueError as e:
-        raise EventFileError(f"options: {e}") from None
+        raise EventFileError(gettext("options: %(e)s") % {"e": e}) from None
 
 
 def _date(value: Any) -> dt.date | None:
@@ -286,7 +321,9 @@ def _date(value: Any) -> dt.date | None:
     try:
         return dt.date.fromisoformat(_typed(value, "date", str))
     except ValueError:
-        raise EventFileError(f"date: {shown(value)} is not a date (YYYY-MM-DD)") from None
+        raise EventFileError(
+            gettext("date: %(value)s is not a date (YYYY-MM-DD)") % {"value": shown(value)}
+        ) from None
 
 
 def parse_event_json(doc: Any) -> EventData:
@@ -309,21 +346,27 @@ def parse_event_json(doc: Any) -> EventData:
 
 def _event(doc: Any) -> EventData:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise EventFileError(f"format: expected {FORMAT!r}")
+        raise EventFileError(gettext("format: expected %(format)r") % {"format": FORMAT})
     ruleset = doc.get("ruleset", DEFAULT)
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         known = ", ".join(RULESETS)
-        raise EventFileError(f"ruleset: unknown ruleset {shown(ruleset)} (known: {known})")
+        raise EventFileError(
+            gettext("ruleset: unknown ruleset %(ruleset)s (known: %(known)s)")
+            % {"ruleset": shown(ruleset), "known": known}
+        )
     options = _options(ruleset, doc.get("options", {}))
     players = [_player(p, i) for i, p in enumerate(_req(doc, "players", "", list))]
     ids = {p.id for p in players}
     if len(ids) != len(players):
-        raise EventFileError("players: duplicate player id")
+        raise EventFileError(gettext("players: duplicate player id"))
     rounds = [_round(r, i, ids) for i, r in enumerate(_opt(doc, "rounds", "", list, []))]
     divisions = _divisions(doc, players, rounds, ruleset, options)
     structure = _opt(doc, "structure", "", str, "")
     if structure and structure not in STRUCTURES:
-        raise EventFileError(f"structure: {shown(structure)} is not one of {', '.join(STRUCTURES)}")
+        raise EventFileError(
+            gettext("structure: %(structure)s is not one of %(join)s")
+            % {"structure": shown(structure), "join": ", ".join(STRUCTURES)}
+        )
     return EventData(
         name=_req(doc, "name", "", str),
         ruleset=ruleset,

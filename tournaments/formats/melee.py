@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
+
 from .checks import PLAYER_ID_LENGTH, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
@@ -56,10 +58,13 @@ class MeleeStanding:
 
 def _field(obj: Any, key: str, where: str, kind: type) -> Any:
     if not isinstance(obj, dict):
-        raise MeleeError(f"{where}: expected an object")
+        raise MeleeError(gettext("%(where)s: expected an object") % {"where": where})
     value = obj.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise MeleeError(f"{where}.{key}: expected {kind.__name__}, got {shown(value)}")
+        raise MeleeError(
+            gettext("%(where)s.%(key)s: expected %(name)s, got %(value)s")
+            % {"where": where, "key": key, "name": kind.__name__, "value": shown(value)}
+        )
     return value
 
 
@@ -68,12 +73,17 @@ def _match(obj: Any, where: str) -> MatchData:
     p2 = _field(obj, "Player2", where, str)
     found = _RESULT.match(_field(obj, "Result", where, str))
     if not found or p1 == BYE:
-        raise MeleeError(f"{where}: expected Player1 and a Result 'W-L-D', got {shown(obj)}")
+        raise MeleeError(
+            gettext("%(where)s: expected Player1 and a Result 'W-L-D', got %(obj)s")
+            % {"where": where, "obj": shown(obj)}
+        )
     wins, losses, draws = (int(x) for x in found.groups())
     if p2 == BYE:
         return MatchData(None, (p1,), "bye", None, where=where)
     if p1 == p2:
-        raise MeleeError(f"{where}: {p1!r} cannot play themselves")
+        raise MeleeError(
+            gettext("%(where)s: %(p1)r cannot play themselves") % {"where": where, "p1": p1}
+        )
     games = [wins, losses, draws]
     if wins == losses:
         return MatchData(None, (p1, p2), "draw", None, games, where=where)
@@ -88,12 +98,18 @@ def _rounds(doc: Any) -> list[RoundData]:
         name = _field(r, "RoundName", where, str)
         phase = "swiss" if _SWISS_NAME.match(name) else "top-cut"
         if phase == "swiss" and rounds and rounds[-1].phase != "swiss":
-            raise MeleeError(f"{where}.RoundName: Swiss round {name!r} after the playoffs")
+            raise MeleeError(
+                gettext("%(where)s.RoundName: Swiss round %(name)r after the playoffs")
+                % {"where": where, "name": name}
+            )
         matches = _field(r, "Matches", where, list)
         found = tuple(_match(m, f"{where}.Matches[{j}]") for j, m in enumerate(matches))
         seen = [p for m in found for p in m.players]
         if len(seen) != len(set(seen)):
-            raise MeleeError(f"{where}.Matches: a player plays twice in {name!r}")
+            raise MeleeError(
+                gettext("%(where)s.Matches: a player plays twice in %(name)r")
+                % {"where": where, "name": name}
+            )
         rounds.append(RoundData(i + 1, phase, found, where=where))
     return rounds
 
@@ -153,7 +169,7 @@ FIELDS = {
 def _event_data(doc: Any) -> EventData:
     tournament = doc.get("Tournament", {}) if isinstance(doc, dict) else {}
     if not isinstance(tournament, dict):
-        raise MeleeError("Tournament: expected an object")
+        raise MeleeError(gettext("Tournament: expected an object"))
     rounds = _rounds(doc)
     players = _players(doc, rounds)
     swiss = sum(r.phase == "swiss" for r in rounds)
@@ -179,7 +195,9 @@ def _date(value: Any) -> dt.date | None:
     try:
         return dt.date.fromisoformat(str(value)[:10])
     except ValueError:
-        raise MeleeError(f"Tournament.Date: {shown(value)} is not a date") from None
+        raise MeleeError(
+            gettext("Tournament.Date: %(value)s is not a date") % {"value": shown(value)}
+        ) from None
 
 
 def melee_published_standings(doc: Any) -> list[MeleeStanding]:
@@ -201,5 +219,8 @@ def melee_published_standings(doc: Any) -> list[MeleeStanding]:
 def _decimal(obj: dict[str, Any], key: str, where: str) -> Decimal:
     value = obj.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise MeleeError(f"{where}.{key}: expected a number, got {value!r}")
+        raise MeleeError(
+            gettext("%(where)s.%(key)s: expected a number, got %(value)r")
+            % {"where": where, "key": key, "value": value}
+        )
     return Decimal(str(value))

@@ -20,6 +20,7 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
+from django.utils.translation import gettext
 
 from ..ages import division_for, season_end_year
 from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
@@ -227,9 +228,15 @@ def _int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int:
     try:
         number = int(value.strip())
     except ValueError:
-        raise TdfError(f"{where}: expected an integer, got {shown(value)}") from None
+        raise TdfError(
+            gettext("%(where)s: expected an integer, got %(value)s")
+            % {"where": where, "value": shown(value)}
+        ) from None
     if not low <= number <= high:
-        raise TdfError(f"{where}: {shown(number)} is out of range ({low} to {high})")
+        raise TdfError(
+            gettext("%(where)s: %(number)s is out of range (%(low)s to %(high)s)")
+            % {"where": where, "number": shown(number), "low": low, "high": high}
+        )
     return number
 
 
@@ -240,14 +247,19 @@ def _opt_int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int |
 def _bool(value: str, where: str) -> bool:
     low = value.strip().lower()
     if low not in ("true", "false"):
-        raise TdfError(f"{where}: expected true or false, got {value!r}")
+        raise TdfError(
+            gettext("%(where)s: expected true or false, got %(value)r")
+            % {"where": where, "value": value}
+        )
     return low == "true"
 
 
 def _attr(elem: Element, name: str, where: str) -> str:
     value = elem.get(name)
     if value is None or value.strip() == "":
-        raise TdfError(f"{where}: missing attribute {name!r}")
+        raise TdfError(
+            gettext("%(where)s: missing attribute %(name)r") % {"where": where, "name": name}
+        )
     return value.strip()
 
 
@@ -263,7 +275,10 @@ def _date(value: str, where: str) -> date | None:
     try:
         return datetime.strptime(value, "%m/%d/%Y").date()
     except ValueError:
-        raise TdfError(f"{where}: expected MM/DD/YYYY, got {value!r}") from None
+        raise TdfError(
+            gettext("%(where)s: expected MM/DD/YYYY, got %(value)r")
+            % {"where": where, "value": value}
+        ) from None
 
 
 # --- sections ------------------------------------------------------------------------
@@ -275,7 +290,7 @@ _DATA_KNOWN |= {"finalsroundtime", "organizer"}
 def _event(root: Element) -> TdfEvent:
     data = root.find("data")
     if data is None:
-        raise TdfError("<tournament>: missing <data>")
+        raise TdfError(gettext("<tournament>: missing <data>"))
     org = data.find("organizer")
     return TdfEvent(
         **{tag: _text(data, tag) for tag in ("name", "id", "city", "state", "country")},
@@ -321,20 +336,28 @@ def _player(elem: Element) -> TdfPlayer:
 def _match(elem: Element, where: str, known_ids: set[str]) -> TdfMatch:
     code = _int(_attr(elem, "outcome", where), f"{where} outcome")
     if code not in OUTCOME_CODES:
-        raise TdfError(f"{where}: unknown outcome code {code}")
+        raise TdfError(
+            gettext("%(where)s: unknown outcome code %(code)s") % {"where": where, "code": code}
+        )
     tags = ("player",) if elem.find("player") is not None else ("player1", "player2")
     players: list[str] = []
     for tag in tags:
         child = elem.find(tag)
         if child is None:
-            raise TdfError(f"{where}: missing <{tag}>")
+            raise TdfError(gettext("%(where)s: missing <%(tag)s>") % {"where": where, "tag": tag})
         userid = _attr(child, "userid", f"{where}<{tag}>")
         if userid not in known_ids:
-            raise TdfError(f"{where}<{tag}>: userid {userid!r} is not in <players>")
+            raise TdfError(
+                gettext("%(where)s<%(tag)s>: userid %(userid)r is not in <players>")
+                % {"where": where, "tag": tag, "userid": userid}
+            )
         players.append(userid)
     expected = (_ONE_PLAYER if len(players) == 1 else _TWO_PLAYERS) | {0}
     if code not in expected:
-        raise TdfError(f"{where}: outcome {code} needs {3 - len(players)} player(s)")
+        raise TdfError(
+            gettext("%(where)s: outcome %(code)s needs %(value)s player(s)")
+            % {"where": where, "code": code, "value": 3 - len(players)}
+        )
     result, winner_index = OUTCOME_CODES[code]
     return TdfMatch(
         outcome_code=code,
@@ -363,18 +386,27 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
     where = f"<pod category={category}>"
     if category not in CATEGORY_DIVISIONS:
         known = ", ".join(map(str, CATEGORY_DIVISIONS))
-        raise TdfError(f"{where}: unknown category {category} (known: {known})")
+        raise TdfError(
+            gettext("%(where)s: unknown category %(category)s (known: %(known)s)")
+            % {"where": where, "category": category, "known": known}
+        )
     ids: list[str] = []
     for i, p in enumerate(elem.iterfind("subgroups/subgroup/players/player"), start=1):
         userid = _attr(p, "userid", f"{where}<subgroups> player #{i}")
         if userid not in known_ids:
-            raise TdfError(f"{where}<subgroups>: userid {userid!r} is not in <players>")
+            raise TdfError(
+                gettext("%(where)s<subgroups>: userid %(userid)r is not in <players>")
+                % {"where": where, "userid": userid}
+            )
         ids.append(userid)
     rounds = tuple(_round(r, where, known_ids) for r in elem.iterfind("rounds/round"))
     numbers: set[int] = set()
     for r in rounds:
         if r.number in numbers:
-            raise TdfError(f"{where}<round number={r.number}>: round {r.number} is given twice")
+            raise TdfError(
+                gettext("%(where)s<round number=%(number)s>: round %(number)s is given twice")
+                % {"where": where, "number": r.number}
+            )
         numbers.add(r.number)
     if not ids:  # no <subgroups>: the pod's players are those of its matches
         ids = list(dict.fromkeys(pid for r in rounds for m in r.matches for pid in m.players))
@@ -404,7 +436,10 @@ def _standings(root: Element, known_ids: set[str]) -> tuple[TdfStanding, ...]:
         for p in pod.findall("player"):
             pid = _attr(p, "id", f"{where}<player>")
             if pid not in known_ids:
-                raise TdfError(f"{where}<player>: id {pid!r} is not in <players>")
+                raise TdfError(
+                    gettext("%(where)s<player>: id %(pid)r is not in <players>")
+                    % {"where": where, "pid": pid}
+                )
             place = _int(_attr(p, "place", f"{where}<player id={pid}>"), f"{where} place")
             rows.append(TdfStanding(category, kind, pid, place))
     return tuple(rows)
@@ -442,17 +477,19 @@ def parse_tdf(text: str | bytes) -> TdfTournament:
     try:
         root = fromstring(text)
     except ParseError as exc:
-        raise TdfError(f"not well-formed XML: {exc}") from exc
+        raise TdfError(gettext("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused (billion laughs)
-        raise TdfError(f"forbidden XML construct: {exc!r}") from exc
+        raise TdfError(gettext("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
     except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
-        raise TdfError(f"not XML we can read: {exc}") from exc
+        raise TdfError(gettext("not XML we can read: %(exc)s") % {"exc": exc}) from exc
     if root.tag != "tournament":
-        raise TdfError(f"root element is <{root.tag}>, expected <tournament>")
+        raise TdfError(
+            gettext("root element is <%(tag)s>, expected <tournament>") % {"tag": root.tag}
+        )
     players = tuple(_player(p) for p in root.iterfind("players/player"))
     known_ids = {p.userid for p in players}
     if len(known_ids) != len(players):
-        raise TdfError("<players>: duplicate userid")
+        raise TdfError(gettext("<players>: duplicate userid"))
     return TdfTournament(
         event=_event(root),
         players=players,

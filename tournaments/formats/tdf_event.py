@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rulesets import get_ruleset
 from standings.engine.day2 import day2_cut
 
@@ -69,7 +71,8 @@ def _divisions_of_players(t: TdfTournament) -> dict[str, str]:
             division = division_for(p.birth_year, season)
         if division is None:
             raise TdfError(
-                f"<player userid={p.userid!r}>: no birthdate to place them in a division"
+                gettext("<player userid=%(userid)r>: no birthdate to place them in a division")
+                % {"userid": p.userid}
             )
         out[p.userid] = division
     return out
@@ -165,7 +168,8 @@ def planned_day1_rounds(
         extra = int(_raw_value(pod.poddata, "additionalrounds", "0") or 0)
     except ValueError:
         raise TdfError(
-            f"<pod category={pod.category}><poddata><additionalrounds>: not a whole number"
+            gettext("<pod category=%(category)s><poddata><additionalrounds>: not a whole number")
+            % {"category": pod.category}
         ) from None
     return max(held, rec.rounds - int(less) + extra)
 

@@ -31,6 +31,7 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
+from django.utils.translation import gettext
 
 from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -48,20 +49,22 @@ def _root(text: str | bytes) -> Element:
     try:
         root = fromstring(text)
     except ParseError as exc:
-        raise WerError(f"not well-formed XML: {exc}") from exc
+        raise WerError(gettext("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused
-        raise WerError(f"forbidden XML construct: {exc!r}") from exc
+        raise WerError(gettext("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
     except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
-        raise WerError(f"not XML we can read: {exc}") from exc
+        raise WerError(gettext("not XML we can read: %(exc)s") % {"exc": exc}) from exc
     if root.tag != "event":
-        raise WerError(f"root element is <{root.tag}>, expected <event>")
+        raise WerError(gettext("root element is <%(tag)s>, expected <event>") % {"tag": root.tag})
     return root
 
 
 def _attr(elem: Element, name: str, where: str) -> str:
     value = (elem.get(name) or "").strip()
     if not value:
-        raise WerError(f"{where}: missing attribute {name!r}")
+        raise WerError(
+            gettext("%(where)s: missing attribute %(name)r") % {"where": where, "name": name}
+        )
     return value
 
 
@@ -73,12 +76,19 @@ def _int(
         value = int((raw or "").strip())
     except ValueError:
         raise WerError(
-            f"{where}: attribute {name!r} must be a whole number, got {shown(raw)}"
+            gettext("%(where)s: attribute %(name)r must be a whole number, got %(raw)s")
+            % {"where": where, "name": name, "raw": shown(raw)}
         ) from None
     if value < 0:
-        raise WerError(f"{where}: attribute {name!r} cannot be negative, got {value}")
+        raise WerError(
+            gettext("%(where)s: attribute %(name)r cannot be negative, got %(value)s")
+            % {"where": where, "name": name, "value": value}
+        )
     if value > high:
-        raise WerError(f"{where}: attribute {name!r} is out of range (0 to {high}), got {value}")
+        raise WerError(
+            gettext("%(where)s: attribute %(name)r is out of range (0 to %(high)s), got %(value)s")
+            % {"where": where, "name": name, "high": high, "value": value}
+        )
     return value
 
 
@@ -88,10 +98,10 @@ def _persons(root: Element) -> dict[str, str]:
     for i, p in enumerate(root.iterfind("participation/person"), start=1):
         pid = _attr(p, "id", f"<participation><person> #{i}")
         if pid in persons:
-            raise WerError(f"<person id={pid!r}>: duplicate person id")
+            raise WerError(gettext("<person id=%(pid)r>: duplicate person id") % {"pid": pid})
         persons[pid] = " ".join(x for x in (p.get("first", ""), p.get("last", "")) if x.strip())
     if not persons:
-        raise WerError("<participation>: no <person>")
+        raise WerError(gettext("<participation>: no <person>"))
     return persons
 
 
@@ -102,14 +112,29 @@ def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
     if outcome == OUTCOME_BYE:
         return MatchData(None, (person,), "bye", where=where)
     if outcome not in (OUTCOME_WON, OUTCOME_DRAW):
-        raise WerError(f"{where}: unknown outcome {outcome!r} (1 won, 2 draw, 3 bye)")
+        raise WerError(
+            gettext("%(where)s: unknown outcome %(outcome)r (1 won, 2 draw, 3 bye)")
+            % {"where": where, "outcome": outcome}
+        )
     opponent = _known(_attr(elem, "opponent", where), where, persons)
     if opponent == person:
-        raise WerError(f"{where}: person {person!r} cannot play themselves")
+        raise WerError(
+            gettext("%(where)s: person %(person)r cannot play themselves")
+            % {"where": where, "person": person}
+        )
     won = outcome == OUTCOME_WON
     if (games[0] > games[1]) != won or (games[0] == games[1]) == won:
         raise WerError(
-            f"{where}: outcome {outcome} does not fit the games {games[0]}-{games[1]}-{games[2]}"
+            gettext(
+                "%(where)s: outcome %(outcome)s does not fit the games %(games)s-%(games2)s-%(games3)s"
+            )
+            % {
+                "where": where,
+                "outcome": outcome,
+                "games": games[0],
+                "games2": games[1],
+                "games3": games[2],
+            }
         )
     if won:
         return MatchData(None, (person, opponent), "win", person, games, where=where)
@@ -118,7 +143,10 @@ def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
 
 def _known(pid: str, where: str, persons: dict[str, str]) -> str:
     if pid not in persons:
-        raise WerError(f"{where}: person {pid!r} is not in <participation>")
+        raise WerError(
+            gettext("%(where)s: person %(pid)r is not in <participation>")
+            % {"where": where, "pid": pid}
+        )
     return pid
 
 
@@ -129,16 +157,18 @@ def _rounds(root: Element, persons: dict[str, str]) -> list[RoundData]:
         number = _int(r, "number", "<matches><round>", high=MAX_ROUNDS)
         where = f"<round number={number}>"
         if number == 0:
-            raise WerError(f"{where}: round numbers start at 1")
+            raise WerError(gettext("%(where)s: round numbers start at 1") % {"where": where})
         found = enumerate(r.iterfind("match"), start=1)
         matches = tuple(_match(m, f"{where}<match #{i}>", persons) for i, m in found)
         seen = [p for m in matches for p in m.players]
         if len(seen) != len(set(seen)):
-            raise WerError(f"{where}: a person plays twice in the round")
+            raise WerError(
+                gettext("%(where)s: a person plays twice in the round") % {"where": where}
+            )
         phase = "top-cut" if 0 < playoff_start <= number else "swiss"
         rounds.append(RoundData(number, phase, matches, where=where))
     if len({r.number for r in rounds}) != len(rounds):
-        raise WerError("<matches>: two rounds share the same number")
+        raise WerError(gettext("<matches>: two rounds share the same number"))
     return sorted(rounds, key=lambda r: r.number)
 
 
@@ -236,7 +266,9 @@ def _date(value: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(value.strip()[:10]) if value.strip() else None
     except ValueError:
-        raise WerError(f"<event>: startdate {value!r} is not a date") from None
+        raise WerError(
+            gettext("<event>: startdate %(value)r is not a date") % {"value": value}
+        ) from None
 
 
 def wer_official_order(text: str | bytes) -> list[str]:
@@ -255,11 +287,11 @@ def wer_official_order(text: str | bytes) -> list[str]:
         None,
     )
     if role is None:
-        raise WerError('<participation>: no <role cd="PL" type="PA"> (the final order)')
+        raise WerError(gettext('<participation>: no <role cd="PL" type="PA"> (the final order)'))
     refs = [
         (_int(ref, "seq", '<role cd="PL"><ref>'), _attr(ref, "person", '<role cd="PL"><ref>'))
         for ref in role.iterfind("ref")
     ]
     if len({s for s, _ in refs}) != len(refs) or len({p for _, p in refs}) != len(refs):
-        raise WerError('<role cd="PL" type="PA">: two <ref> share a seq or a person')
+        raise WerError(gettext('<role cd="PL" type="PA">: two <ref> share a seq or a person'))
     return [person for _, person in sorted(refs)]

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..clock import MAX_ADDED_MINUTES
 from ..errors import InvalidInput, RoundStateError
@@ -26,8 +27,10 @@ def _started(round_: Round) -> Round:
     rnd = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
     if rnd.status != RoundStatus.STARTED:
         raise RoundStateError(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}: "
-            "its clock runs only while the round is in progress."
+            gettext(
+                "Round %(number)s is %(lower)s: its clock runs only while the round is in progress."
+            )
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()}
         )
     return rnd
 
@@ -35,9 +38,12 @@ def _started(round_: Round) -> Round:
 def _seconds(minutes: Any) -> int:
     """Whole minutes 1–60 as seconds; InvalidInput otherwise (0, 999, 2.5, "abc")."""
     if isinstance(minutes, bool) or not isinstance(minutes, int):
-        raise InvalidInput("Give the time in whole minutes.")
+        raise InvalidInput(gettext("Give the time in whole minutes."))
     if not 1 <= minutes <= MAX_ADDED_MINUTES:
-        raise InvalidInput(f"Give between 1 and {MAX_ADDED_MINUTES} minutes at a time.")
+        raise InvalidInput(
+            gettext("Give between 1 and %(max_added_minutes)s minutes at a time.")
+            % {"max_added_minutes": MAX_ADDED_MINUTES}
+        )
     return int(minutes) * 60
 
 
@@ -71,7 +77,9 @@ def round_clock_pause(*, round: Round, by: Any, reason: str = "") -> Round:  # n
     """
     rnd = _started(round)
     if rnd.clock_paused_at is not None:
-        raise RoundStateError(f"Round {rnd.number}'s clock is already paused.")
+        raise RoundStateError(
+            gettext("Round %(number)s's clock is already paused.") % {"number": rnd.number}
+        )
     rnd.clock_paused_at = timezone.now()
     rnd.save(update_fields=["clock_paused_at"])
     paused = {"paused_at": rnd.clock_paused_at.isoformat()}
@@ -89,7 +97,10 @@ def round_clock_resume(*, round: Round, by: Any, reason: str = "") -> Round:  # 
     """
     rnd = _started(round)
     if rnd.clock_paused_at is None:
-        raise RoundStateError(f"Round {rnd.number}'s clock is running; it is not paused.")
+        raise RoundStateError(
+            gettext("Round %(number)s's clock is running; it is not paused.")
+            % {"number": rnd.number}
+        )
     was = {"paused_at": rnd.clock_paused_at.isoformat(), "paused_seconds": rnd.clock_paused_seconds}
     pause = max(0, int((timezone.now() - rnd.clock_paused_at).total_seconds()))
     rnd.clock_paused_seconds += pause
@@ -130,9 +141,11 @@ def match_time_extend(*, match: Match, by: Any, minutes: int, reason: str = "") 
     rnd = _started(match.round)
     m = Match.objects.select_for_update().get(pk=match.pk)
     if m.table is None:
-        raise InvalidInput("A bye has no table to give time to.")
+        raise InvalidInput(gettext("A bye has no table to give time to."))
     if m.outcome != Outcome.PENDING:
-        raise RoundStateError(f"Table {m.table} has its result: it needs no more time.")
+        raise RoundStateError(
+            gettext("Table %(table)s has its result: it needs no more time.") % {"table": m.table}
+        )
     old = {"extra_seconds": m.extra_seconds}
     m.extra_seconds += seconds
     m.save(update_fields=["extra_seconds"])

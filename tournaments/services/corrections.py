@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
@@ -100,14 +101,16 @@ def correction_target(match: Match, reason: str) -> tuple[Match, str]:
     match and the stripped reason; raises InvalidInput or RecordLocked."""
     reason = reason.strip()
     if not reason:
-        raise InvalidInput("A correction needs a reason: say what was wrong.")
+        raise InvalidInput(gettext("A correction needs a reason: say what was wrong."))
     m = (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event")
         .get(pk=match.pk)
     )
     if not m.reported:
-        raise InvalidInput(f"Table {m.table} has no result yet: enter its slip first.")
+        raise InvalidInput(
+            gettext("Table %(table)s has no result yet: enter its slip first.") % {"table": m.table}
+        )
     if not correction_window_open(m.round):
         raise RecordLocked(locked_message(m.round))
     return m, reason

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..errors import InvalidInput
 from ..models import AuditEvent, Event, Registration
@@ -25,7 +26,7 @@ DECK_CHECK_ACTION = "decklist.check"
 
 def _require_cp(event: Event) -> None:
     if not event.awards_championship_points:
-        raise InvalidInput("Deck lists are collected for Championship Point events only.")
+        raise InvalidInput(gettext("Deck lists are collected for Championship Point events only."))
 
 
 @transaction.atomic
@@ -81,10 +82,12 @@ def deck_check_draw(
     no Swiss round has been paired yet."""
     _require_cp(event)
     if count < 1:
-        raise InvalidInput("Check at least one player.")
+        raise InvalidInput(gettext("Check at least one player."))
     last = event.rounds.order_by("-number").first()
     if last is None:
-        raise InvalidInput("Random deck checks are drawn during Swiss, once round 1 is paired.")
+        raise InvalidInput(
+            gettext("Random deck checks are drawn during Swiss, once round 1 is paired.")
+        )
     active = event.registrations.filter(disqualified=False, dropped_after_round__isnull=True)
     seed = secrets.randbits(48) if seed is None else seed
     chosen = deck_check_pick([str(pk) for pk in active.values_list("pk", flat=True)], count, seed)

@@ -12,6 +12,7 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
@@ -35,7 +36,10 @@ def _check_expected(current: dict[str, Any], expected: dict[str, Any] | None, wh
     if changed:
         now = ", ".join(f"{k.replace('_', ' ')} {current[k] or '–'}" for k in changed)
         raise ResultConflict(
-            f"{what} was changed meanwhile (now: {now}). Check the values and save again.",
+            gettext(
+                "%(what)s was changed meanwhile (now: %(now)s). Check the values and save again."
+            )
+            % {"what": what, "now": now},
             current=now,
         )
 
@@ -84,18 +88,26 @@ def player_update(
     if name is not _UNSET:
         name = " ".join(name.split())
         if not name:
-            raise InvalidInput("The player needs a name.")
+            raise InvalidInput(gettext("The player needs a name."))
         if len(name) > NAME_MAX:
-            raise InvalidInput(f"A name has at most {NAME_MAX} characters.")
+            raise InvalidInput(
+                gettext("A name has at most %(name_max)s characters.") % {"name_max": NAME_MAX}
+            )
     if player_id is not _UNSET:
         player_id = player_id.strip()
         if len(player_id) > PLAYER_ID_MAX:
-            raise InvalidInput(f"A player id has at most {PLAYER_ID_MAX} characters.")
+            raise InvalidInput(
+                gettext("A player id has at most %(player_id_max)s characters.")
+                % {"player_id_max": PLAYER_ID_MAX}
+            )
     if birth_year not in (_UNSET, None):
         last = dt.date.today().year
         if not FIRST_BIRTH_YEAR <= birth_year <= last:
             raise InvalidInput(
-                f"Birth year {birth_year} is out of range ({FIRST_BIRTH_YEAR}–{last})."
+                gettext(
+                    "Birth year %(birth_year)s is out of range (%(first_birth_year)s–%(last)s)."
+                )
+                % {"birth_year": birth_year, "first_birth_year": FIRST_BIRTH_YEAR, "last": last}
             )
     changes = _changes(current, {"name": name, "player_id": player_id, "birth_year": birth_year})
     if not changes:
@@ -105,7 +117,8 @@ def player_update(
         taken = Registration.objects.filter(event=event, player__player_id=changes["player_id"])
         if taken.exclude(pk=reg.pk).exists():
             raise InvalidInput(
-                f"Player id {changes['player_id']} is already registered in this event."
+                gettext("Player id %(changes)s is already registered in this event.")
+                % {"changes": changes["player_id"]}
             )
     old = {k: current[k] for k in changes}
     new = dict(changes)
@@ -135,11 +148,21 @@ def _move_by_birth_year(
     if code == reg.division.code:
         return
     if code not in divisions:
-        raise InvalidInput(f"Born {year} is {code.title()}, not a division of this event.")
+        raise InvalidInput(
+            gettext("Born %(year)s is %(title)s, not a division of this event.")
+            % {"year": year, "title": code.title()}
+        )
     if Round.objects.filter(event_id=reg.event_id).exists():
         raise InvalidInput(
-            f"Born {year} is {code.title()}, but {reg.player.name} plays in "
-            f"{reg.division.get_code_display()}: divisions are fixed once round 1 is paired."
+            gettext(
+                "Born %(year)s is %(title)s, but %(name)s plays in %(code)s: divisions are fixed once round 1 is paired."
+            )
+            % {
+                "year": year,
+                "title": code.title(),
+                "name": reg.player.name,
+                "code": reg.division.get_code_display(),
+            }
         )
     old["division"], new["division"] = reg.division.code, code
     reg.division = divisions[code]
@@ -158,14 +181,14 @@ def event_rounds_editable(event: Event) -> str:
     elimination event has none, the top cut has been paired or the event is over, or the
     rounds are set per division (check-in closed with age divisions, flights)."""
     if event.structure == Structure.SINGLE_ELIMINATION:
-        return "A single-elimination event has no Swiss rounds."
+        return gettext("A single-elimination event has no Swiss rounds.")
     if (
         event.status in (EventStatus.TOP_CUT, EventStatus.FINISHED)
         or Round.objects.filter(event=event).exclude(phase=Phase.SWISS).exists()
     ):
-        return "The Swiss rounds are over."
+        return gettext("The Swiss rounds are over.")
     if event.divisions.filter(swiss_rounds__isnull=False).exists():
-        return "The rounds are set per division (check-in or flights): change them there."
+        return gettext("The rounds are set per division (check-in or flights): change them there.")
     return ""
 
 
@@ -200,7 +223,7 @@ def event_update(
     if name is not _UNSET:
         name = name.strip()
         if not name:
-            raise InvalidInput("The event needs a name.")
+            raise InvalidInput(gettext("The event needs a name."))
     if location is not _UNSET:
         location = location.strip()
     changes = _changes(

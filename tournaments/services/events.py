@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from rulesets import DEFAULT, get_ruleset
 
@@ -108,7 +109,7 @@ def event_create(
     does not run or a bad top-cut size.
     """
     if not name.strip():
-        raise InvalidInput("The event needs a name.")
+        raise InvalidInput(gettext("The event needs a name."))
     try:
         get_ruleset(ruleset)
     except KeyError as e:

@@ -33,10 +33,8 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -45,6 +43,7 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, 
 from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..errors import InvalidInput, MatchslipError
 from ..formats.checks import MAX_FILE_BYTES, FileRefused
@@ -58,7 +57,7 @@ from ..formats.wer import parse_wer
 from ..models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
 from ..outages import BROKER_ERRORS, broker_outage
 from .imports import event_import, file_too_large
-from .runs import HEARTBEAT_EVERY, LEASE, SEND_GRACE, START_GRACE
+from .runs import LEASE, SEND_GRACE, START_GRACE, lease_heartbeat
 
 logger = logging.getLogger(__name__)
 
@@ -79,13 +78,16 @@ def _json(content: bytes) -> Any:
     try:
         return json.loads(content)
     except json.JSONDecodeError as e:
-        raise FileRefused(f"not JSON (line {e.lineno}, column {e.colno}): {e.msg}") from None
+        raise FileRefused(
+            gettext("not JSON (line %(lineno)s, column %(colno)s): %(msg)s")
+            % {"lineno": e.lineno, "colno": e.colno, "msg": e.msg}
+        ) from None
     except UnicodeDecodeError as e:
-        raise FileRefused(f"not UTF-8 text (byte {e.start})") from None
+        raise FileRefused(gettext("not UTF-8 text (byte %(start)s)") % {"start": e.start}) from None
     except RecursionError:
-        raise FileRefused("not JSON we can read: nested too deeply") from None
+        raise FileRefused(gettext("not JSON we can read: nested too deeply")) from None
     except ValueError as e:  # an integer of thousands of digits
-        raise FileRefused(f"not JSON we can read: {e}") from None
+        raise FileRefused(gettext("not JSON we can read: %(e)s") % {"e": e}) from None
 
 
 # One reader per format: the file's bytes to EventData, raising FileRefused (INTERFACES.md;
@@ -135,7 +137,7 @@ def import_job_create(*, filename: str, content: bytes, format: str, by: Any) ->
     if len(content) > MAX_FILE_BYTES:
         raise InvalidInput(file_too_large(len(content)))
     if format not in READERS:
-        raise InvalidInput(f"Unknown file format {format!r}.")
+        raise InvalidInput(gettext("Unknown file format %(format)r.") % {"format": format})
     job = ImportJob.objects.create(
         format=format,
         filename=filename[:255],
@@ -180,7 +182,7 @@ def import_job_execute(job_id: int) -> None:
         return
     progress = JobProgress(job.pk)
     try:
-        with _heartbeat(job.pk):
+        with lease_heartbeat(ImportJob, job.pk, name="import"):
             _import(job, progress)
     except MatchslipError as e:
         _finish(job.pk, status=FAILED, error=str(e))
@@ -200,7 +202,9 @@ def _import(job: ImportJob, progress: JobProgress) -> None:
     try:
         data = READERS[job.format](bytes(job.content or b""))
     except TdfError as e:
-        raise InvalidInput(f"This is not a TOM file we can read: {e}") from None
+        raise InvalidInput(
+            gettext("This is not a TOM file we can read: %(e)s") % {"e": e}
+        ) from None
     except FileRefused as e:
         raise InvalidInput(str(e)) from None
     with transaction.atomic():
@@ -295,34 +299,6 @@ class JobProgress:
             self.own = None
 
 
-@contextmanager
-def _heartbeat(job_id: int) -> Iterator[None]:
-    """While the block runs, stamp the job's ``heartbeat_at`` every ``HEARTBEAT_EVERY``
-    seconds from a thread with its own connection (as ``runs.run_heartbeat``), so a long
-    file read is not taken for a dead worker. Nothing in eager mode (no worker to lose)."""
-    if current_app.conf.task_always_eager:
-        yield
-        return
-    stop = threading.Event()
-
-    def beat() -> None:
-        try:
-            while not stop.wait(HEARTBEAT_EVERY):
-                ImportJob.objects.filter(pk=job_id, status=RUNNING).update(
-                    heartbeat_at=timezone.now()
-                )
-        finally:
-            connection.close()  # this thread's own connection
-
-    thread = threading.Thread(target=beat, name=f"import-{job_id}-heartbeat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(HEARTBEAT_EVERY)
-
-
 def import_jobs_sweep() -> list[tuple[int, str]]:
     """Find jobs the broker or a worker lost: send again a queued job never handed to the
     broker for ``SEND_GRACE`` or sent but not taken for ``START_GRACE``; fail a running
@@ -377,7 +353,7 @@ def import_job_retry(*, job: ImportJob, by: Any) -> ImportJob:
             .first()
         )
         if locked is None:
-            raise InvalidInput("This import cannot be tried again; upload the file again.")
+            raise InvalidInput(gettext("This import cannot be tried again; upload the file again."))
         locked.status, locked.error, locked.stage = QUEUED, "", WAITING
         locked.units_done = locked.units_total = 0
         locked.sent_at = locked.started_at = locked.heartbeat_at = locked.finished_at = None

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
@@ -87,19 +88,28 @@ def _check_pods(data: EventData) -> None:
             groups = {_player_pod(p, rd.phase, division_of, flight_of) for p in m.players}
             if len(groups) > 1:
                 names = ", ".join(sorted(groups))
-                raise FileRefused(f"{where}: players of different pairing groups meet ({names})")
+                raise FileRefused(
+                    gettext("%(where)s: players of different pairing groups meet (%(names)s)")
+                    % {"where": where, "names": names}
+                )
             (pod,) = groups
             pods.add(pod)
             if m.table is not None and len(m.players) > 1:
                 if (pod, m.table) in tables:
-                    raise FileRefused(f"{where}: table {m.table} is given twice in this round")
+                    raise FileRefused(
+                        gettext("%(where)s: table %(table)s is given twice in this round")
+                        % {"where": where, "table": m.table}
+                    )
                 tables.add((pod, m.table))
             if rd.phase in ELIMINATION:
                 brackets.setdefault(pod, []).append((rd.number, where, m))
         for pod in sorted(pods):
             if (pod, rd.number) in numbers:
                 where = rd.where or f"rounds[{i}]"
-                raise FileRefused(f"{where}: round {rd.number} of {pod!r} is given twice")
+                raise FileRefused(
+                    gettext("%(where)s: round %(number)s of %(pod)r is given twice")
+                    % {"where": where, "number": rd.number, "pod": pod}
+                )
             numbers.add((pod, rd.number))
     if not get_ruleset(data.ruleset).uses_pods:  # a drawn pod of a cut goes on (MP-SE)
         for matches in brackets.values():
@@ -115,7 +125,10 @@ def _check_bracket(matches: list[tuple[int, str, MatchData]]) -> None:
             continue
         gone = [p for p in m.players if p in out]
         if gone and len(gone) != len(m.players):
-            raise FileRefused(f"{where}: {gone[0]!r} was knocked out in round {out[gone[0]]}")
+            raise FileRefused(
+                gettext("%(where)s: %(gone)r was knocked out in round %(out)s")
+                % {"where": where, "gone": gone[0], "out": out[gone[0]]}
+            )
         if gone:
             continue  # a playoff (3rd/4th place) of players knocked out
         losers = [p for p in m.players if p != m.winner]
@@ -337,7 +350,9 @@ def event_import_tdf(*, content: bytes, by: Any) -> Event:
     try:
         data = tdf_event_data(parse_tdf(content))
     except TdfError as e:
-        raise InvalidInput(f"This is not a TOM file we can read: {e}") from None
+        raise InvalidInput(
+            gettext("This is not a TOM file we can read: %(e)s") % {"e": e}
+        ) from None
     event = event_import(data=data, by=by)
     if getattr(by, "is_authenticated", False):
         EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
@@ -346,7 +361,7 @@ def event_import_tdf(*, content: bytes, by: Any) -> Event:
 
 def file_too_large(size: int) -> str:
     """The message for a file over ``MAX_FILE_BYTES`` (upload pages, import commands)."""
-    return (
-        f"The file is {size / 2**20:.1f} MB; files up to {MAX_FILE_BYTES // 2**20} MB "
-        "can be imported."
-    )
+    return gettext("The file is %(size).1f MB; files up to %(limit)s MB can be imported.") % {
+        "size": size / 2**20,
+        "limit": MAX_FILE_BYTES // 2**20,
+    }

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..ages import division_for
 from ..errors import InvalidInput
@@ -232,14 +233,17 @@ def registrations_add_sheet(
     """
     preview = players_sheet_preview(event=event, text=text)
     if not preview.rows:
-        raise InvalidInput("No players found in the sheet.")
+        raise InvalidInput(gettext("No players found in the sheet."))
     bad = next((r for r in preview.rows if r.problems), None)
     if bad is not None:
-        raise InvalidInput(f"Line {bad.line}: {bad.problems[0]}")
+        raise InvalidInput(
+            gettext("Line %(line)s: %(problems)s") % {"line": bad.line, "problems": bad.problems[0]}
+        )
     twin = next((r for r in preview.rows if r.duplicates), None)
     if twin is not None and not allow_duplicate_names:
         raise InvalidInput(
-            f"Line {twin.line}: {twin.duplicates[0]} Confirm that these are different players."
+            gettext("Line %(line)s: %(duplicates)s Confirm that these are different players.")
+            % {"line": twin.line, "duplicates": twin.duplicates[0]}
         )
     entries = [
         NewPlayer(r.name, r.player_id, r.birth_year, r.division, line=r.line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..errors import InvalidInput
 from ..models import Event, Phase
@@ -21,11 +22,13 @@ def pod_cut_set(*, event: Event, cut: int, by: Any, swiss_rounds: int | None = N
     size, or once the top cut has started. Audited."""
     if cut and cut not in POD_CUT_SIZES:
         sizes = ", ".join(map(str, POD_CUT_SIZES))
-        raise InvalidInput(f"A multiplayer top cut has 0 or {sizes} players.")
+        raise InvalidInput(
+            gettext("A multiplayer top cut has 0 or %(sizes)s players.") % {"sizes": sizes}
+        )
     if swiss_rounds is not None and not 1 <= swiss_rounds <= 20:
-        raise InvalidInput("Swiss rounds must be from 1 to 20.")
+        raise InvalidInput(gettext("Swiss rounds must be from 1 to 20."))
     if event.rounds.filter(phase=Phase.TOP_CUT).exists():
-        raise InvalidInput("The top cut has started: its size is fixed.")
+        raise InvalidInput(gettext("The top cut has started: its size is fixed."))
     old = {"cut": {d.code: d.cut for d in event.divisions.all()}, "rounds": event.swiss_rounds}
     event.top_cut_size = cut
     event.divisions.update(top_cut_size=None)

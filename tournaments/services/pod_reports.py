@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..errors import InvalidInput, ResultConflict
 from ..models import Match, MatchSeat, Outcome, Registration, SelfReport, SelfReportMode
@@ -66,9 +67,9 @@ def pod_report_state(m: Match, seats: list[MatchSeat], reports: list[SelfReport]
 
 def _check(seats: list[MatchSeat], reg: Registration, winner: Any, conceded: bool) -> None:
     if winner is not None and winner.pk not in {s.registration_id for s in seats}:
-        raise InvalidInput("The winner must be one of the players of your pod.")
+        raise InvalidInput(gettext("The winner must be one of the players of your pod."))
     if conceded and winner is not None and winner.pk == reg.pk:
-        raise InvalidInput("You cannot win the pod and concede it.")
+        raise InvalidInput(gettext("You cannot win the pod and concede it."))
 
 
 def _save(m: Match, seat: MatchSeat, mine: SelfReport | None, wanted: tuple) -> SelfReport:
@@ -127,7 +128,7 @@ def pod_report_submit(
         return pod_report_state(m, seats, reports)
     if mine and _agreed(seats, reports):
         raise ResultConflict(
-            "Every player of your pod reported the same result: ask a judge to change it.",
+            gettext("Every player of your pod reported the same result: ask a judge to change it."),
             current=_text(seats, mine),
         )
     mine = _save(m, seat, mine, wanted)
@@ -152,7 +153,9 @@ def _already_recorded(m: Match, seats: list[MatchSeat], seat: MatchSeat, wanted:
         [names[s.registration_id] for s in seats if s.conceded],
     )
     raise ResultConflict(
-        f"This pod was just recorded as {text}. Ask a judge if that is wrong.", current=text
+        gettext("This pod was just recorded as %(text)s. Ask a judge if that is wrong.")
+        % {"text": text},
+        current=text,
     )
 
 
@@ -192,8 +195,10 @@ def pod_report_accept(*, match: Match, by: Any) -> Match:
     agreed = _agreed(seats, list(m.reports.select_related("winner")))
     if agreed is None:
         raise InvalidInput(
-            f"The players of table {m.table} have not all reported the same result: "
-            "resolve it as a dispute."
+            gettext(
+                "The players of table %(table)s have not all reported the same result: resolve it as a dispute."
+            )
+            % {"table": m.table}
         )
     reason = "Every player of the pod reported this result; accepted by staff."
     return _record_agreed(m, seats, agreed, by=by, reason=reason)
@@ -214,7 +219,9 @@ def pod_dispute_resolve(
     reason, ResultConflict when someone recorded the pod meanwhile, as pod_slip_enter."""
     reason = reason.strip()
     if not reason:
-        raise InvalidInput("Say why: resolving a dispute needs a reason for the audit trail.")
+        raise InvalidInput(
+            gettext("Say why: resolving a dispute needs a reason for the audit trail.")
+        )
     return pod_slip_enter(
         match=match, winner=winner, conceded=conceded, version=version, reason=reason, by=by
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..errors import InvalidInput, RecordLocked, ResultConflict, RoundStateError
 from ..models import Match, MatchSeat, Outcome, Registration, RoundStatus
@@ -49,15 +50,15 @@ def _validate(seats: list[MatchSeat], winner: Registration | None, conceded: set
     players of the pod; a draw needs someone left to share it."""
     seated = {s.registration_id for s in seats}
     if not 3 <= len(seated) <= 5:
-        raise InvalidInput("Only a pod of 3 to 5 players takes a pod slip.")
+        raise InvalidInput(gettext("Only a pod of 3 to 5 players takes a pod slip."))
     if winner is not None and winner.pk not in seated:
-        raise InvalidInput("The winner must be one of the players of this pod.")
+        raise InvalidInput(gettext("The winner must be one of the players of this pod."))
     if not conceded <= seated:
-        raise InvalidInput("Only players of this pod can concede.")
+        raise InvalidInput(gettext("Only players of this pod can concede."))
     if winner is not None and winner.pk in conceded:
-        raise InvalidInput("A player who conceded cannot win the pod.")
+        raise InvalidInput(gettext("A player who conceded cannot win the pod."))
     if winner is None and conceded == seated:
-        raise InvalidInput("Everyone conceded: nobody is left to share the draw.")
+        raise InvalidInput(gettext("Everyone conceded: nobody is left to share the draw."))
 
 
 def _record(m: Match, seats: list[MatchSeat], new: tuple, by: Any, reason: str) -> None:
@@ -135,11 +136,14 @@ def pod_slip_enter(
         return m
     if version is not None and version != m.version:
         text = _text(m, seats)
-        raise ResultConflict(f"This pod was just recorded as {text}.", current=text)
+        raise ResultConflict(
+            gettext("This pod was just recorded as %(text)s.") % {"text": text}, current=text
+        )
     rnd = m.round
     if rnd.status not in (RoundStatus.STARTED, RoundStatus.COMPLETE):
         raise RoundStateError(
-            f"Round {rnd.number} has not started; start it before entering slips."
+            gettext("Round %(number)s has not started; start it before entering slips.")
+            % {"number": rnd.number}
         )
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))
@@ -168,7 +172,9 @@ def pod_intentional_draw_note(*, match: Match, by: Any) -> Match:
     )
     rnd = m.round
     if rnd.status != RoundStatus.STARTED or rnd.phase not in ("top-cut", "single-elimination"):
-        raise RoundStateError("Intentional draws start a timer only in a running top-cut round.")
+        raise RoundStateError(
+            gettext("Intentional draws start a timer only in a running top-cut round.")
+        )
     if m.intentional_draw_at is not None:
         return m
     m.intentional_draw_at = timezone.now()

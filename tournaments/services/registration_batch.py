@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count
+from django.utils.translation import gettext
 
 from pairings.engine.flights import late_flight
 
@@ -129,7 +130,8 @@ def _refuse_registered(event: Event, entries: list[NewPlayer]) -> None:
         if e.player_id in registered:
             where = f"Line {e.line}: " if e.line else ""
             raise InvalidInput(
-                f"{where}Player id {e.player_id} is already registered in this event."
+                gettext("%(where)sPlayer id %(player_id)s is already registered in this event.")
+                % {"where": where, "player_id": e.player_id}
             )
 
 
@@ -167,8 +169,10 @@ def _started_rounds(event: Event) -> dict[str, list[Round]]:
 def _check_late_entry(event: Event, started: int, override: bool) -> None:
     if event.awards_championship_points and started > CP_LATE_ROUNDS and not override:
         raise InvalidInput(
-            f"This event awards Championship Points and {started} rounds have started: "
-            "adding a player after round 2 needs the explicit override."
+            gettext(
+                "This event awards Championship Points and %(started)s rounds have started: adding a player after round 2 needs the explicit override."
+            )
+            % {"started": started}
         )
 
 
@@ -177,7 +181,9 @@ def _se_late_entry(event: Event, pods: set[str], by: Any) -> None:
     break round 1, which is discarded to be paired again with them."""
     firsts = list(Round.objects.filter(event=event, pod__in=pods, number=1).order_by("pod"))
     if any(first.status in UNDER_WAY for first in firsts):
-        raise InvalidInput("Single elimination: players cannot join once round 1 has started.")
+        raise InvalidInput(
+            gettext("Single elimination: players cannot join once round 1 has started.")
+        )
     for first in firsts:
         round_discard(round=first, by=by, reason="late player added: pair round 1 again")
 

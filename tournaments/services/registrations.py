@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..ages import division_for
 from ..errors import InvalidInput
@@ -50,22 +51,30 @@ def parse_player_lines(text: str) -> list[PlayerLine]:
         if not any(cells):
             continue
         if len(cells) > 3 or not cells[0]:
-            raise InvalidInput(f"Line {n}: expected 'name,player id,birth year', got {row!r}.")
+            raise InvalidInput(
+                gettext("Line %(n)s: expected 'name,player id,birth year', got %(row)r.")
+                % {"n": n, "row": row}
+            )
         year: int | None = None
         if len(cells) == 3 and cells[2]:
             if not cells[2].isdigit() or not 1900 <= int(cells[2]) <= 2100:
-                raise InvalidInput(f"Line {n}: birth year {cells[2]!r} is not a year.")
+                raise InvalidInput(
+                    gettext("Line %(n)s: birth year %(cells)r is not a year.")
+                    % {"n": n, "cells": cells[2]}
+                )
             year = int(cells[2])
         lines.append(PlayerLine(cells[0], cells[1] if len(cells) > 1 else "", year))
     if not lines:
-        raise InvalidInput("No players found: paste one 'name,player id,birth year' per line.")
+        raise InvalidInput(
+            gettext("No players found: paste one 'name,player id,birth year' per line.")
+        )
     return lines
 
 
 def _default_division(event: Event) -> Division:
     division = event.divisions.order_by("code").first()
     if division is None:
-        raise InvalidInput("This event has no division to register players in.")
+        raise InvalidInput(gettext("This event has no division to register players in."))
     return division
 
 
@@ -92,7 +101,7 @@ def registration_add(
     """
     name = name.strip()
     if not name:
-        raise InvalidInput("The player needs a name.")
+        raise InvalidInput(gettext("The player needs a name."))
     division = division or _default_division(event)
     entry = NewPlayer(name, player_id, birth_year, division, external_id=external_id)
     (reg,) = players_register(
@@ -124,11 +133,15 @@ def division_by_birth_year(
     if len(divisions) == 1:
         return next(iter(divisions.values()))
     if birth_year is None:
-        raise InvalidInput(f"Line {line}: a birth year is needed to choose the age division.")
+        raise InvalidInput(
+            gettext("Line %(line)s: a birth year is needed to choose the age division.")
+            % {"line": line}
+        )
     code = division_for(birth_year, season)
     if code not in divisions:
         raise InvalidInput(
-            f"Line {line}: born {birth_year} is {code}, not a division of this event."
+            gettext("Line %(line)s: born %(birth_year)s is %(code)s, not a division of this event.")
+            % {"line": line, "birth_year": birth_year, "code": code}
         )
     return divisions[code]
 
@@ -146,7 +159,7 @@ def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registrat
     lines = parse_player_lines(text)
     ids = [line.player_id for line in lines if line.player_id]
     if len(ids) != len(set(ids)):
-        raise InvalidInput("The same player id appears twice in the pasted lines.")
+        raise InvalidInput(gettext("The same player id appears twice in the pasted lines."))
     divisions = {d.code: d for d in event.divisions.all()}
     season = event_season(event)
     entries = [
@@ -171,7 +184,8 @@ def registration_drop(*, registration: Registration, by: Any, reason: str = "") 
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.dropped_after_round is not None:
         raise InvalidInput(
-            f"{reg.player.name} already dropped after round {reg.dropped_after_round}."
+            gettext("%(name)s already dropped after round %(dropped_after_round)s.")
+            % {"name": reg.player.name, "dropped_after_round": reg.dropped_after_round}
         )
     last = MatchSeat.objects.filter(registration=reg).aggregate(n=Max("round__number"))["n"]
     reg.dropped_after_round = last or 0
@@ -200,9 +214,9 @@ def registration_set_division(
         Registration.objects.select_for_update().select_related("division").get(pk=registration.pk)
     )
     if division.event_id != reg.event_id:
-        raise InvalidInput("That division belongs to another event.")
+        raise InvalidInput(gettext("That division belongs to another event."))
     if Round.objects.filter(event_id=reg.event_id).exists():
-        raise InvalidInput("Divisions are fixed once round 1 is paired.")
+        raise InvalidInput(gettext("Divisions are fixed once round 1 is paired."))
     old = reg.division.code
     reg.division = division
     reg.save(update_fields=["division"])
@@ -261,10 +275,10 @@ def registration_disqualify(*, registration: Registration, by: Any, reason: str)
     opponents, no place in the standings (INTERFACES.md); in single elimination they lose
     the current match at once (P-SE-3). The reason is required and audited."""
     if not reason.strip():
-        raise InvalidInput("Give the reason for the disqualification.")
+        raise InvalidInput(gettext("Give the reason for the disqualification."))
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
     if reg.disqualified:
-        raise InvalidInput(f"{reg.player.name} is already disqualified.")
+        raise InvalidInput(gettext("%(name)s is already disqualified.") % {"name": reg.player.name})
     reg.disqualified = True
     reg.save(update_fields=["disqualified"])
     audit_log(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
@@ -54,11 +55,16 @@ def check_can_report(m: Match, registration: Registration) -> None:
     the table, round in progress (also used by pod reports, ``pod_reports``)."""
     event, rnd = m.round.event, m.round
     if event.self_report == SelfReportMode.OFF:
-        raise InvalidInput("Players do not report results at this event: hand in your match slip.")
+        raise InvalidInput(
+            gettext("Players do not report results at this event: hand in your match slip.")
+        )
     if registration.pk not in {s.registration_id for s in m.seats.all()}:
-        raise InvalidInput("You are not seated at this table.")
+        raise InvalidInput(gettext("You are not seated at this table."))
     if rnd.status != RoundStatus.STARTED:
-        raise RoundStateError(f"Round {rnd.number} is not in progress: results cannot be reported.")
+        raise RoundStateError(
+            gettext("Round %(number)s is not in progress: results cannot be reported.")
+            % {"number": rnd.number}
+        )
 
 
 def games_text(games: Sequence[int] | None) -> str:
@@ -143,7 +149,9 @@ def report_submit(
             return RECORDED
         text = match_result_text(m)
         raise ResultConflict(
-            f"This match was just recorded as {text}. Ask a judge if that is wrong.", current=text
+            gettext("This match was just recorded as %(text)s. Ask a judge if that is wrong.")
+            % {"text": text},
+            current=text,
         )
     reports = {r.registration_id: r for r in m.reports.select_related("winner__player")}
     mine = reports.pop(registration.pk, None)
@@ -153,7 +161,8 @@ def report_submit(
     if mine and theirs and mine.same_result(theirs):
         said = _report_text(mine, m.round.event.rules.draw_word or "draw")
         raise ResultConflict(
-            f"Your opponent confirmed your report ({said}): ask a judge to change it.",
+            gettext("Your opponent confirmed your report (%(said)s): ask a judge to change it.")
+            % {"said": said},
             current=said,
         )
     mine = _save_report(m, registration, mine, wanted)
@@ -204,8 +213,10 @@ def report_accept(*, match: Match, by: Any) -> Match:
     reports = list(m.reports.select_related("winner"))
     if len(reports) != 2 or not reports[0].same_result(reports[1]):
         raise InvalidInput(
-            f"The players of table {m.table} have not reported the same result: "
-            "resolve it as a dispute."
+            gettext(
+                "The players of table %(table)s have not reported the same result: resolve it as a dispute."
+            )
+            % {"table": m.table}
         )
     return slip_enter(
         match=m,
@@ -237,7 +248,9 @@ def dispute_resolve(
     """
     reason = reason.strip()
     if not reason:
-        raise InvalidInput("Say why: resolving a dispute needs a reason for the audit trail.")
+        raise InvalidInput(
+            gettext("Say why: resolving a dispute needs a reason for the audit trail.")
+        )
     return slip_enter(
         match=match,
         outcome=outcome,

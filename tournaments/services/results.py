@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from rulesets import get_ruleset
+from standings.engine.games import GameRecordError
 
 from ..errors import InvalidInput, RecordLocked, ResultConflict, RoundStateError
 from ..models import Match, Outcome, Registration, Round, RoundStatus, SelfReport
@@ -48,10 +49,10 @@ def correction_window_open(rnd: Round) -> bool:
 
 def locked_message(rnd: Round) -> str:
     """The refusal of a change outside the P-POST-4 window, the rule in plain words."""
-    return (
-        f"Round {rnd.number} is locked: a round's match records can no longer be altered "
+    return gettext(
+        "Round %(number)s is locked: a round's match records can no longer be altered "
         "once the second subsequent round has been paired."
-    )
+    ) % {"number": rnd.number}
 
 
 def result_json(
@@ -92,26 +93,44 @@ def validate_result(match: Match, outcome: str, winner: Registration | None) -> 
     """Raise InvalidInput unless ``outcome``/``winner`` is a possible result of this
     head-to-head match under the event's ruleset (R-6; no tie in elimination, P-SE)."""
     if outcome not in SLIP_OUTCOMES:
-        raise InvalidInput(f"{outcome!r} is not a match result; use win, draw or double-loss.")
+        raise InvalidInput(
+            gettext("%(outcome)r is not a match result; use win, draw or double-loss.")
+            % {"outcome": outcome}
+        )
     seated = {s.registration_id for s in match.seats.all()}
     if len(seated) != 2:
-        raise InvalidInput("Only head-to-head matches take a match slip; a bye needs none.")
+        raise InvalidInput(
+            gettext("Only head-to-head matches take a match slip; a bye needs none.")
+        )
     if outcome == Outcome.WIN and (winner is None or winner.pk not in seated):
-        raise InvalidInput("The winner must be one of the two players at this table.")
+        raise InvalidInput(gettext("The winner must be one of the two players at this table."))
     if outcome != Outcome.WIN and winner is not None:
-        raise InvalidInput("Only a win has a winner.")
+        raise InvalidInput(gettext("Only a win has a winner."))
     ruleset = get_ruleset(match.round.event.ruleset)
     if outcome == Outcome.DRAW and not ruleset.allows_ties:
-        raise InvalidInput(f"Ties are not possible under the {ruleset.label} rules.")
+        raise InvalidInput(
+            gettext("Ties are not possible under the %(rules)s rules.") % {"rules": ruleset.label}
+        )
     if outcome == Outcome.DRAW and match.round.phase in ("top-cut", "single-elimination"):
-        word = ruleset.draw_word.lower()
-        raise InvalidInput(f"A single-elimination match cannot end in a {word}; enter the winner.")
+        word = gettext(ruleset.draw_word).lower()
+        raise InvalidInput(
+            gettext("A single-elimination match cannot end in a %(word)s; enter the winner.")
+            % {"word": word}
+        )
+
+
+def engine_message(error: ValueError) -> str:
+    """An engine's refusal in the visitor's language: a :class:`GameRecordError` carries its
+    English template (in the catalogue) and values; any other error is shown as raised."""
+    if isinstance(error, GameRecordError):
+        return gettext(error.template) % error.params
+    return str(error)
 
 
 def _games_list(games: Sequence[int]) -> list[int]:
     values = list(games)
     if len(values) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise InvalidInput("A game score is three whole numbers: wins, wins, drawn games.")
+        raise InvalidInput(gettext("A game score is three whole numbers: wins, wins, drawn games."))
     return values
 
 
@@ -130,26 +149,33 @@ def games_result(
     ruleset = get_ruleset(m.round.event.ruleset)
     if not ruleset.game_record:
         if games is not None:
-            raise InvalidInput(f"The {ruleset.label} rules record match results, not games.")
+            raise InvalidInput(
+                gettext("The %(rules)s rules record match results, not games.")
+                % {"rules": ruleset.label}
+            )
         return outcome, winner, m.games
     if games is None:
         if outcome in (Outcome.WIN, Outcome.DRAW):
-            raise InvalidInput("Enter the game score: these rules record games.")
+            raise InvalidInput(gettext("Enter the game score: these rules record games."))
         return outcome, winner, None
     values = _games_list(games)
     if outcome == Outcome.DOUBLE_LOSS:
-        raise InvalidInput("A double loss has no game score.")
+        raise InvalidInput(gettext("A double loss has no game score."))
     try:
         verdict, index = ruleset.game_verdict(
             (values[0], values[1], values[2]), elimination=m.round.phase in ELIMINATION
         )
     except ValueError as e:
-        raise InvalidInput(f"Impossible game score {e}. Nothing was recorded.") from None
+        raise InvalidInput(
+            gettext("Impossible game score %(problem)s. Nothing was recorded.")
+            % {"problem": engine_message(e)}
+        ) from None
     seats = [s.registration for s in m.seats.select_related("registration").order_by("seat")]
     derived = seats[index] if index is not None and len(seats) == 2 else None
     if outcome and (outcome, winner) != (verdict, derived):
         raise InvalidInput(
-            f"The game score {'-'.join(map(str, values))} does not give that result."
+            gettext("The game score %(score)s does not give that result.")
+            % {"score": "-".join(map(str, values))}
         )
     return verdict, derived, values
 
@@ -167,7 +193,10 @@ def _unchanged(
     same = same and m.games == games
     if version is not None and version != m.version and not same:
         text = match_result_text(m)
-        raise ResultConflict(f"This match was just recorded as {text}.", current=text)
+        raise ResultConflict(
+            gettext("This match was just recorded as %(result)s.") % {"result": text},
+            current=text,
+        )
     return same
 
 
@@ -243,7 +272,8 @@ def slip_enter(
         return m
     if rnd.status not in (RoundStatus.STARTED, RoundStatus.COMPLETE):
         raise RoundStateError(
-            f"Round {rnd.number} has not started; start it before entering slips."
+            gettext("Round %(number)s has not started; start it before entering slips.")
+            % {"number": rnd.number}
         )
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))

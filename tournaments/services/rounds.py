@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..errors import RoundStateError
 from ..models import (
@@ -98,8 +99,12 @@ def _transition(round_: Round, *, by: Any, frm: str, to: str, stamp: str) -> Rou
     rnd = _locked(round_)
     if rnd.status != frm:
         raise RoundStateError(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}; "
-            f"it must be {RoundStatus(frm).label.lower()} to do that."
+            gettext("Round %(number)s is %(lower)s; it must be %(lower2)s to do that.")
+            % {
+                "number": rnd.number,
+                "lower": rnd.get_status_display().lower(),
+                "lower2": RoundStatus(frm).label.lower(),
+            }
         )
     rnd.status = to
     setattr(rnd, stamp, timezone.now())
@@ -187,7 +192,10 @@ def round_discard(*, round: Round, by: Any, reason: str = "") -> None:  # noqa: 
     """
     rnd = _locked(round)
     if rnd.status in (RoundStatus.STARTED, RoundStatus.COMPLETE):
-        raise RoundStateError(f"Round {rnd.number} has started: its pairings are frozen.")
+        raise RoundStateError(
+            gettext("Round %(number)s has started: its pairings are frozen.")
+            % {"number": rnd.number}
+        )
     tables = [
         [s.registration.external_id for s in m.seats.select_related("registration")]
         for m in rnd.matches.order_by("table")

@@ -20,12 +20,12 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from typing import Any
 
 from celery import current_app
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -201,10 +201,12 @@ def _last_sign(run: BackgroundRun) -> dt.datetime:
 
 
 @contextmanager
-def run_heartbeat(run_id: int) -> Iterator[None]:
-    """While the block runs, stamp the run's ``heartbeat_at`` every ``HEARTBEAT_EVERY``
-    seconds from a thread with its own database connection, so a long computation is not
-    taken for a dead worker. Does nothing in eager mode (no worker to lose)."""
+def lease_heartbeat(model: type[models.Model], pk: int, name: str = "run") -> Iterator[None]:
+    """While the block runs, stamp ``heartbeat_at`` of the ``model`` row ``pk`` (a
+    BackgroundRun or an ImportJob: any row with ``status`` and ``heartbeat_at``) every
+    ``HEARTBEAT_EVERY`` seconds while it is running, from a thread with its own database
+    connection, so a long computation is not taken for a dead worker. Does nothing in
+    eager mode (no worker to lose)."""
     if current_app.conf.task_always_eager:
         yield
         return
@@ -213,19 +215,22 @@ def run_heartbeat(run_id: int) -> Iterator[None]:
     def beat() -> None:
         try:
             while not stop.wait(HEARTBEAT_EVERY):
-                BackgroundRun.objects.filter(pk=run_id, status=RUNNING).update(
-                    heartbeat_at=timezone.now()
-                )
+                model.objects.filter(pk=pk, status=RUNNING).update(heartbeat_at=timezone.now())
         finally:
             connection.close()  # this thread's own connection
 
-    thread = threading.Thread(target=beat, name=f"run-{run_id}-heartbeat", daemon=True)
+    thread = threading.Thread(target=beat, name=f"{name}-{pk}-heartbeat", daemon=True)
     thread.start()
     try:
         yield
     finally:
         stop.set()
         thread.join(HEARTBEAT_EVERY)
+
+
+def run_heartbeat(run_id: int) -> AbstractContextManager[None]:
+    """:func:`lease_heartbeat` for a BackgroundRun."""
+    return lease_heartbeat(BackgroundRun, run_id)
 
 
 def runs_sweep() -> list[tuple[int, str]]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext
 
 from rulesets import clean_options
 
@@ -43,15 +44,23 @@ def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
     """
     who = who.strip()
     if role not in StaffRole.values:
-        raise InvalidInput(f"{role!r} is not a staff role; use organiser, scorekeeper or judge.")
+        raise InvalidInput(
+            gettext("%(role)r is not a staff role; use organiser, scorekeeper or judge.")
+            % {"role": role}
+        )
     user = _find_user(who) if who else None
     if user is None:
         raise InvalidInput(
-            f"No account has the username or e-mail {who!r}. Ask them to get an account, "
-            "then invite them again."
+            gettext(
+                "No account has the username or e-mail %(who)r. Ask them to get an account, then invite them again."
+            )
+            % {"who": who}
         )
     if EventStaff.objects.filter(event=event, user=user, role=role).exists():
-        raise InvalidInput(f"{user.get_username()} is already {role} of this event.")
+        raise InvalidInput(
+            gettext("%(username)s is already %(role)s of this event.")
+            % {"username": user.get_username(), "role": role}
+        )
     staff = EventStaff.objects.create(event=event, user=user, role=role)
     audit_log(
         event=event,
@@ -72,7 +81,7 @@ def staff_remove(*, staff: EventStaff, by: Any) -> None:
     staff = EventStaff.objects.select_related("user").get(pk=staff.pk)
     organisers = EventStaff.objects.filter(event=event, role=StaffRole.ORGANISER)
     if staff.role == StaffRole.ORGANISER and organisers.count() == 1:
-        raise InvalidInput("An event keeps at least one organiser: add another one first.")
+        raise InvalidInput(gettext("An event keeps at least one organiser: add another one first."))
     audit_log(
         event=event,
         by=by,
@@ -101,7 +110,10 @@ def event_settings_update(
     changes then.
     """
     if self_report is not None and self_report not in SelfReportMode.values:
-        raise InvalidInput(f"{self_report!r} is not a self-reporting setting.")
+        raise InvalidInput(
+            gettext("%(self_report)r is not a self-reporting setting.")
+            % {"self_report": self_report}
+        )
     ev = Event.objects.select_for_update().get(pk=event.pk)
     changes: dict[str, tuple[Any, Any]] = {}
     if self_report is not None and ev.self_report != self_report:
@@ -124,7 +136,7 @@ def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
     try:
         return clean_options(event.ruleset, options, own_only=True)
     except ValueError as e:
-        raise InvalidInput(f"Option {e}.") from None
+        raise InvalidInput(gettext("Option %(e)s.") % {"e": e}) from None
 
 
 @transaction.atomic
@@ -152,9 +164,9 @@ def penalty_note_add(
     """Record a penalty a judge gave. It changes no result: a match loss is entered as a
     correction. Raises InvalidInput for an unknown kind or an empty infraction."""
     if kind not in PenaltyKind.values:
-        raise InvalidInput(f"{kind!r} is not a penalty.")
+        raise InvalidInput(gettext("%(kind)r is not a penalty.") % {"kind": kind})
     if not infraction.strip() or registration.event_id != event.pk:
-        raise InvalidInput("Name the infraction and a player of this event.")
+        raise InvalidInput(gettext("Name the infraction and a player of this event."))
     penalty = PenaltyNote.objects.create(
         event=event,
         registration=registration,

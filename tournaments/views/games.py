@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from .. import services
@@ -27,7 +28,8 @@ def _enter(match: Match, games: tuple[int, int, int], version: int, by: Any) -> 
     correction with a reason (P-POST-4). Raises MatchslipError."""
     if match.round.status == RoundStatus.COMPLETE and list(games) != match.games:
         raise RoundStateError(
-            f"Round {match.round.number} is complete: a judge corrects its results, with a reason."
+            gettext("Round %(number)s is complete: a judge corrects its results, with a reason.")
+            % {"number": match.round.number}
         )
     services.slip_enter(match=match, games=games, version=version, by=by)
 
@@ -37,7 +39,7 @@ def form_error(form: GameScoreForm) -> str:
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else ""
         return f"{label}: {errors[0]}" if label else str(errors[0])
-    return "Choose a score."
+    return gettext("Choose a score.")
 
 
 @require_POST

@@ -15,6 +15,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -30,7 +31,7 @@ from .common import wants_fragment
 
 UPLOAD_TEMPLATE = "tournaments/staff/tdf_import.html"
 JOB_TEMPLATE = "tournaments/staff/import_job.html"
-NO_FORMAT = "Choose the file's format: it could not be told from the file."
+NO_FORMAT = gettext_noop("Choose the file's format: it could not be told from the file.")
 
 
 @login_required_htmx
@@ -49,17 +50,19 @@ def event_file_import(request: HttpRequest, format: str = "") -> HttpResponse:
             chosen = form.cleaned_data["format"]
             kind = chosen or import_format_guess(upload.name, content) or format
             if not kind:
-                raise InvalidInput(NO_FORMAT)
+                raise InvalidInput(gettext(NO_FORMAT))
             job = services.import_job_create(
                 filename=upload.name, content=content, format=kind, by=request.user
             )
         except MatchslipError as e:
-            form.add_error("file", f"Nothing was imported. {e}")
+            form.add_error("file", gettext("Nothing was imported. %(error)s") % {"error": e})
         else:
             job = _job_for(request, job.pk)
             if not (job.status == ImportJobStatus.FAILED and not job.has_file):
                 return _after_queued(request, job)
-            form.add_error("file", f"Nothing was imported. {job.error}")  # refused, eager
+            form.add_error(  # refused, eager
+                "file", gettext("Nothing was imported. %(error)s") % {"error": job.error}
+            )
     return render(request, UPLOAD_TEMPLATE, {"form": form})
 
 

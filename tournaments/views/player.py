@@ -155,7 +155,7 @@ def _pod_report(reg: Registration, post: Any) -> str:
     the player's own concession (MP-PTS-1). Raises MatchslipError."""
     match_id = post.get("match", "")
     if not match_id.isdigit():
-        raise InvalidInput("Choose the pod's winner, or Draw.")
+        raise InvalidInput(gettext("Choose the pod's winner, or Draw."))
     match = get_object_or_404(
         Match.objects.prefetch_related("seats__registration"),
         pk=int(match_id),
@@ -164,7 +164,7 @@ def _pod_report(reg: Registration, post: Any) -> str:
     choice = post.get("winner", "")
     seated = {str(s.registration_id): s.registration for s in match.seats.all()}
     if choice != "draw" and choice not in seated:
-        raise InvalidInput("Choose the pod's winner, or Draw.")
+        raise InvalidInput(gettext("Choose the pod's winner, or Draw."))
     return pod_report_submit(
         match=match,
         registration=reg,

@@ -62,7 +62,10 @@ def _enter(match: Match, form: PodSlipForm, by: Any) -> None:
     """Turn the pressed button into a ``pod_slip_enter`` call; a win ignores the
     conceded boxes (they only decide who shares a draw). Raises MatchslipError."""
     if match.round.status == RoundStatus.COMPLETE:
-        raise RoundStateError(f"Round {match.round.number} is complete: its pods are final.")
+        raise RoundStateError(
+            gettext("Round %(number)s is complete: its pods are final.")
+            % {"number": match.round.number}
+        )
     pod_slip_enter(match=match, by=by, **form.result())
 
 

@@ -383,7 +383,8 @@ def _slip(match: Match, form: ResultForm, by: Any) -> None:
         winner.pk if winner else None,
     ):
         raise RoundStateError(
-            f"Round {match.round.number} is complete: a judge corrects its results, with a reason."
+            gettext("Round %(number)s is complete: a judge corrects its results, with a reason.")
+            % {"number": match.round.number}
         )
     services.slip_enter(
         match=match, outcome=outcome, winner=winner, version=form.cleaned_data["version"], by=by
@@ -399,7 +400,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     match = event_match_or_404(event, match_id)
     form = ResultForm(request.POST)
     if not form.is_valid():
-        error, status = "Choose one of the result buttons.", 422
+        error, status = gettext("Choose one of the result buttons."), 422
     else:
         error, status = slip_attempt(lambda: _slip(match, form, request.user))
     return slip_response(request, event, match, error, status)
