@@ -123,7 +123,7 @@ def standings_view(event: Event, *, exact_ties: bool = True) -> dict[str, Any]:
     Players tied on every tiebreaker are in the ruleset's random draw (I-6), which keeps
     its seed through the file and is drawn over the players' relative order
     (``standings.engine.draw``): an event JSON copy lists them in registration order and
-    gives the very same standings. A TOM file lists its players in its own order, so with
+    gives the very same standings. A TOM file has no place for the seeds, so with
     ``exact_ties=False`` each run of rows tied on every tiebreaker is compared as a set
     (in player order, with the run's first place)."""
     data = standings_data(event)
