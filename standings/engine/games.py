@@ -89,6 +89,25 @@ class Verdict:
     winner: int | None = None
 
 
+def _verdict(record: GameRecord, elimination: bool, winner: int | None) -> Verdict:
+    """More game wins won the match, equal game wins is a drawn match (M-MATCH-1);
+    raises GameRecordError for a draw in single elimination (M-SE-2) or a ``winner`` on
+    record without more game wins."""
+    a, b = record.wins_a, record.wins_b
+    if a == b:
+        if elimination:
+            raise GameRecordError(_NO_ELIMINATION_DRAW, record=record)
+        verdict = Verdict(Outcome.DRAW)
+    else:
+        verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
+    if winner is not None and verdict.winner != winner:
+        side = "A" if winner == 0 else "B"
+        raise GameRecordError(
+            _FEWER_WINS if verdict.winner is not None else _EQUAL_WINS, record=record, side=side
+        )
+    return verdict
+
+
 def validate_game_record(
     record: GameRecord,
     *,
@@ -110,19 +129,7 @@ def validate_game_record(
     than the opponent (or the same number).
     """
     _check_counts(record, best_of)
-    a, b = record.wins_a, record.wins_b
-    if a == b:
-        if elimination:
-            raise GameRecordError(_NO_ELIMINATION_DRAW, record=record)
-        verdict = Verdict(Outcome.DRAW)
-    else:
-        verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
-    if winner is not None and verdict.winner != winner:
-        side = "A" if winner == 0 else "B"
-        raise GameRecordError(
-            _FEWER_WINS if verdict.winner is not None else _EQUAL_WINS, record=record, side=side
-        )
-    return verdict
+    return _verdict(record, elimination, winner)
 
 
 def recorded_verdict(
@@ -144,19 +151,7 @@ def recorded_verdict(
     """
     if min(record.wins_a, record.wins_b, record.draws) < 0:
         raise GameRecordError(_NEGATIVE, record=record)
-    a, b = record.wins_a, record.wins_b
-    if a == b:
-        if elimination:
-            raise GameRecordError(_NO_ELIMINATION_DRAW, record=record)
-        verdict = Verdict(Outcome.DRAW)
-    else:
-        verdict = Verdict(Outcome.WIN, 0 if a > b else 1)
-    if winner is not None and verdict.winner != winner:
-        side = "A" if winner == 0 else "B"
-        raise GameRecordError(
-            _FEWER_WINS if verdict.winner is not None else _EQUAL_WINS, record=record, side=side
-        )
-    return verdict
+    return _verdict(record, elimination, winner)
 
 
 def _check_counts(record: GameRecord, best_of: int) -> None:

@@ -40,8 +40,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
-from django.db.models import F, Q
-from django.db.models.functions import Coalesce
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -57,7 +56,7 @@ from ..formats.wer import parse_wer
 from ..models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
 from ..outages import BROKER_ERRORS, broker_outage
 from .imports import event_import, file_too_large
-from .runs import LEASE, SEND_GRACE, START_GRACE, lease_heartbeat
+from .runs import LAST_SIGN, lease_heartbeat, lease_lost
 
 logger = logging.getLogger(__name__)
 
@@ -307,16 +306,12 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
     ``runs_sweep`` (``tournaments.tasks.runs_sweep``); safe to run at any time and twice:
     rows another sweep holds are skipped."""
     now = timezone.now()
-    lost = (
-        Q(status=QUEUED, sent_at__isnull=True, created_at__lt=now - SEND_GRACE)
-        | Q(status=QUEUED, sent_at__lt=now - START_GRACE)
-        | Q(status=RUNNING, last_sign__lt=now - LEASE)
-    )
+    lost = lease_lost(now)
     done: list[tuple[int, str]] = []
     with transaction.atomic():
         jobs = (
             ImportJob.objects.defer("content")
-            .annotate(last_sign=Coalesce("heartbeat_at", "started_at", "created_at"))
+            .annotate(last_sign=LAST_SIGN)
             .select_for_update(skip_locked=True)
             .filter(lost)
             .order_by("created_at")

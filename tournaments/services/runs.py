@@ -233,6 +233,21 @@ def run_heartbeat(run_id: int) -> AbstractContextManager[None]:
     return lease_heartbeat(BackgroundRun, run_id)
 
 
+# When a leased row (a BackgroundRun or an ImportJob) last showed a sign of life.
+LAST_SIGN = Coalesce("heartbeat_at", "started_at", "created_at")
+
+
+def lease_lost(now: dt.datetime) -> Q:
+    """Rows of a leased model (annotated ``last_sign=LAST_SIGN``) that the broker or a
+    worker lost at ``now``: queued and never handed to the broker for ``SEND_GRACE``,
+    sent but not taken for ``START_GRACE``, or running with no heartbeat for ``LEASE``."""
+    return (
+        Q(status=QUEUED, sent_at__isnull=True, created_at__lt=now - SEND_GRACE)
+        | Q(status=QUEUED, sent_at__lt=now - START_GRACE)
+        | Q(status=RUNNING, last_sign__lt=now - LEASE)
+    )
+
+
 def runs_sweep() -> list[tuple[int, str]]:
     """Find runs the broker or a worker lost and send them again, or fail them.
 
@@ -245,17 +260,11 @@ def runs_sweep() -> list[tuple[int, str]]:
     (``tournaments.tasks.runs_sweep``); safe to run at any time and twice.
     """
     now = timezone.now()
-    lost = (
-        Q(status=QUEUED, sent_at__isnull=True, created_at__lt=now - SEND_GRACE)
-        | Q(status=QUEUED, sent_at__lt=now - START_GRACE)
-        | Q(status=RUNNING, last_sign__lt=now - LEASE)
-    )
+    lost = lease_lost(now)
     done: list[tuple[int, str]] = []
     with transaction.atomic():
         runs = (
-            BackgroundRun.objects.annotate(
-                last_sign=Coalesce("heartbeat_at", "started_at", "created_at")
-            )
+            BackgroundRun.objects.annotate(last_sign=LAST_SIGN)
             .select_for_update(skip_locked=True)
             .filter(lost)
             .order_by("created_at")
