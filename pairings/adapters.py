@@ -1,33 +1,33 @@
-"""Build the pairing engine's inputs from the database (one pod at a time)."""
+"""Build the pairing engine's inputs from the database (one pairing group at a time)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from rulesets import get_ruleset
-from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration
-from tournaments.pods import in_pod
+from tournaments.groups import in_group
+from tournaments.models import Event, MatchSeat, Outcome, PairingGroup, Phase, Registration
 
 from .engine.types import SwissPlayer, SwissRound
 
 SWISS_PHASES = (Phase.SWISS,)
 
 
-def pod_registrations(event: Event, pod: str) -> list[Registration]:
-    """Registrations of the divisions paired together as ``pod`` (R-5), any status."""
+def group_registrations(event: Event, group: PairingGroup) -> list[Registration]:
+    """Registrations of the divisions paired together in ``group`` (R-5), any status."""
     return list(
-        Registration.objects.filter(in_pod(pod), event=event)
+        Registration.objects.filter(in_group(group), event=event)
         .select_related("player", "division")
         .order_by("pk")
     )
 
 
-def _active_players(event: Event, pod: str) -> list[tuple[int, str]]:
-    """``(registration id, division code)`` of the pod's players still in (not dropped,
+def _active_players(event: Event, group: PairingGroup) -> list[tuple[int, str]]:
+    """``(registration id, division code)`` of the group's players still in (not dropped,
     not disqualified), by id: one lean query, no player rows (names are not paired)."""
     return list(
         Registration.objects.filter(
-            in_pod(pod), event=event, dropped_after_round__isnull=True, disqualified=False
+            in_group(group), event=event, dropped_after_round__isnull=True, disqualified=False
         )
         .order_by("pk")
         .values_list("pk", "division__code")
@@ -35,16 +35,16 @@ def _active_players(event: Event, pod: str) -> list[tuple[int, str]]:
 
 
 def _tally(
-    event: Event, pod: str, phases: tuple[str, ...], before_round: int | None = None
+    event: Event, group: PairingGroup, phases: tuple[str, ...], before_round: int | None = None
 ) -> tuple[dict[int, int], dict[str, dict[int, set[int]]], set[int]]:
-    """One pass over the pod's seats in ``phases`` (rounds below ``before_round`` when
+    """One pass over the group's seats in ``phases`` (rounds below ``before_round`` when
     given): ``(match points, {phase: opponents}, players who had a bye)``, points by the
     event's ruleset (a bye scores as a win)."""
     ruleset = get_ruleset(event.ruleset)
     points: dict[int, int] = defaultdict(int)
     opponents: dict[str, dict[int, set[int]]] = {ph: defaultdict(set) for ph in phases}
     byes: set[int] = set()
-    seats = MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
+    seats = MatchSeat.objects.filter(round__group=group, round__phase__in=phases)
     if before_round is not None:
         seats = seats.filter(round__number__lt=before_round)
     rows = seats.values_list(
@@ -69,15 +69,15 @@ def _tally(
     return points, opponents, byes
 
 
-def swiss_players_for_pod(
+def swiss_players_for_group(
     event: Event,
-    pod: str,
+    group: PairingGroup,
     phases: tuple[str, ...] = SWISS_PHASES,
     *,
     before_round: int | None = None,
     opponents_in: tuple[str, ...] | None = None,
 ) -> list[SwissPlayer]:
-    """Active players of a pod as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
+    """Active players of a pairing group as SwissPlayer values (P-SW-2, P-SW-4, P-SW-5, P-SW-6).
 
     Dropped and disqualified players are left out. Match points follow the event's
     ruleset (a bye scores as a win); points, opponents and byes are counted over
@@ -86,7 +86,7 @@ def swiss_players_for_pod(
     P-SW-9). ``opponents_in``: count opponents over these of ``phases`` only (Day 2
     avoids Day 2 opponents only, R-3); default all of them. Two queries.
     """
-    points, met, byes = _tally(event, pod, phases, before_round)
+    points, met, byes = _tally(event, group, phases, before_round)
     counted = [met[ph] for ph in (opponents_in or phases)]
     return [
         SwissPlayer(
@@ -96,7 +96,7 @@ def swiss_players_for_pod(
             had_bye=pk in byes,
             division=code,
         )
-        for pk, code in _active_players(event, pod)
+        for pk, code in _active_players(event, group)
     ]
 
 

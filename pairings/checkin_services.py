@@ -24,25 +24,34 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from rulesets import get_ruleset
 from rulesets.tables import Recommendation
 from tournaments.errors import InvalidInput
+from tournaments.groups import set_swiss_groups
+from tournaments.messages import stored
 from tournaments.models import Division, Event, Registration, Structure
 from tournaments.services import audit_log
 
 from .engine.ages import DIVISIONS, AgeMode, AgeStyle, age_mode, division_cuts, round_basis
 
 CUTS = (0, 2, 4, 8, 16, 32, 64)
+#: The age modes as the dashboard names them (``{% translate event.age_style %}``).
+AGE_STYLE_WORDS = (
+    gettext_noop("age-separated"),
+    gettext_noop("age-modified"),
+    gettext_noop("open"),
+)
 
 
 @dataclass(frozen=True)
-class PodPlan:
-    """One pairing group: its divisions, the players the table is read with (P-AGE-4),
-    the Swiss rounds, the cut of each division and the table's recommendation."""
+class GroupPlan:
+    """One Swiss pairing group: its key, its divisions' player counts, the players the
+    table is read with (P-AGE-4), the Swiss rounds, the cut of each division and the
+    table's recommendation."""
 
-    pod: str
+    group: str
     counts: dict[str, int]
     basis: int
     rounds: int
@@ -52,14 +61,16 @@ class PodPlan:
 
 @dataclass(frozen=True)
 class AgePlan:
-    """What closing check-in applies: the mode with its reason and one PodPlan per pod."""
+    """What closing check-in applies: the mode with its reason and one GroupPlan per
+    Swiss pairing group."""
 
     mode: AgeMode
-    pods: tuple[PodPlan, ...] = field(default_factory=tuple)
+    groups: tuple[GroupPlan, ...] = field(default_factory=tuple)
 
     @property
-    def pod_of(self) -> dict[str, str]:
-        return {code: p.pod for p in self.pods for code in p.counts}
+    def group_of(self) -> dict[str, str]:
+        """``{division code: key of its group}``."""
+        return {code: p.group for p in self.groups for code in p.counts}
 
 
 def active_counts(event: Event) -> dict[str, int]:
@@ -100,9 +111,9 @@ def _largest_cut(event: Event, basis: int, cut: int | None) -> int:
     return _recommend(event, basis).cut if cut is None else cut
 
 
-def _pod_plan(
+def _group_plan(
     event: Event, codes: list[str], counts: dict[str, int], rounds: int | None, cut: int | None
-) -> PodPlan:
+) -> GroupPlan:
     pod_counts = {c: counts[c] for c in codes}
     basis = round_basis(pod_counts)
     rec = _recommend(event, basis)
@@ -110,7 +121,7 @@ def _pod_plan(
     # A row without Swiss rounds (P-RT-5 5–8 Magic players: single elimination) keeps
     # the rounds the organiser announced for a Swiss event.
     planned = rounds or rec.rounds or event.swiss_rounds
-    return PodPlan("+".join(codes), pod_counts, basis, planned, cuts, rec)
+    return GroupPlan("+".join(codes), pod_counts, basis, planned, cuts, rec)
 
 
 def age_plan(
@@ -132,7 +143,7 @@ def age_plan(
         mode = age_mode(counts)
     except ValueError as e:
         raise InvalidInput(str(e)) from None
-    plans = [_pod_plan(event, g, counts, swiss_rounds, top_cut) for g in _groups(mode, counts)]
+    plans = [_group_plan(event, g, counts, swiss_rounds, top_cut) for g in _groups(mode, counts)]
     if mode.age_modified:  # P-AGE-5: about the same percentage of each division
         shared = division_cuts(counts, _largest_cut(event, max(counts.values()), top_cut))
         plans = [replace(p, cuts={d: shared[d] for d in p.counts}) for p in plans]
@@ -140,14 +151,15 @@ def age_plan(
 
 
 def _apply(division: Division, plan: AgePlan) -> None:
-    """Give ``division`` its pod, Swiss rounds and cut from ``plan``."""
-    division.pod = plan.pod_of.get(division.code, division.code)
-    pod = next((p for p in plan.pods if p.pod == division.pod), None)
-    division.swiss_rounds = pod.rounds if pod else 0
-    if pod and division.flights:  # P-FL-2: one round fewer per doubling of flights
-        division.swiss_rounds = max(1, pod.rounds - division.flights.bit_length() + 1)
-    division.top_cut_size = pod.cuts.get(division.code, 0) if pod else 0
-    division.save(update_fields=["pod", "swiss_rounds", "top_cut_size"])
+    """Give ``division`` its Swiss rounds and cut from ``plan`` (its group is set by
+    ``set_swiss_groups``)."""
+    key = plan.group_of.get(division.code, division.code)
+    group = next((p for p in plan.groups if p.group == key), None)
+    division.swiss_rounds = group.rounds if group else 0
+    if group and division.flights:  # P-FL-2: one round fewer per doubling of flights
+        division.swiss_rounds = max(1, group.rounds - division.flights.bit_length() + 1)
+    division.top_cut_size = group.cuts.get(division.code, 0) if group else 0
+    division.save(update_fields=["swiss_rounds", "top_cut_size"])
 
 
 @transaction.atomic
@@ -163,11 +175,14 @@ def checkin_close(
             gettext("Round 1 is already paired: the pods and the age mode are fixed.")
         )
     plan = age_plan(ev, swiss_rounds=swiss_rounds, top_cut=top_cut)
-    for division in ev.divisions.all():
+    divisions = list(ev.divisions.all())
+    for division in divisions:
         _apply(division, plan)
-    ev.age_style, ev.age_reason = plan.mode.style.value, plan.mode.reason[:300]
-    ev.swiss_rounds = max(p.rounds for p in plan.pods)
-    ev.top_cut_size = max(c for p in plan.pods for c in p.cuts.values())
+    set_swiss_groups(ev, {d.code: plan.group_of.get(d.code, d.code) for d in divisions})
+    reason = stored(plan.mode.reason)  # shown in the reader's language (messages.shown)
+    ev.age_style, ev.age_reason = plan.mode.style.value, reason if len(reason) <= 300 else ""
+    ev.swiss_rounds = max(p.rounds for p in plan.groups)
+    ev.top_cut_size = max(c for p in plan.groups for c in p.cuts.values())
     ev.checkin_closed_at = timezone.now()
     ev.save(
         update_fields=["age_style", "age_reason", "swiss_rounds", "top_cut_size"]
@@ -178,6 +193,6 @@ def checkin_close(
         by=by,
         action="event.checkin_close",
         obj=ev,
-        new={"mode": ev.age_style, "pods": {p.pod: [p.rounds, p.cuts] for p in plan.pods}},
+        new={"mode": ev.age_style, "groups": {p.group: [p.rounds, p.cuts] for p in plan.groups}},
     )
     return plan

@@ -1,6 +1,6 @@
 """The staff dashboard's "what next" line (issue 13, item 6): one short sentence and a
 link saying what the event needs now, at every step from an empty event to the final
-standings. Each pod's own next step stays on its card (``services.pod_states``)."""
+standings. Each pairing group's own next step stays on its card (``services.group_states``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 
 from tournaments.models import Event, EventStatus, RoundStatus
 
-from .services import PodState
+from .services import GroupState
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class NextStep:
     url: str = ""
 
 
-def what_next(event: Event, states: list[PodState], *, checkin_open: bool) -> NextStep:
+def what_next(event: Event, states: list[GroupState], *, checkin_open: bool) -> NextStep:
     """The event's next step: add players → close check-in → (per pod, the first that
     needs something) review, start, enter results or pair → finished. 1 query."""
     slug = event.slug
@@ -45,14 +45,14 @@ def what_next(event: Event, states: list[PodState], *, checkin_open: bool) -> Ne
             reverse("staff:dashboard", args=[slug]) + "#checkin",
         )
     for state in states:
-        if step := _pod_step(slug, state, several=len(states) > 1):
+        if step := _group_step(slug, state, several=len(states) > 1):
             return step
     waiting = " ".join(f"{s.label}: {s.next_action}" for s in states)
     return NextStep("wait", waiting or _("Nothing to do now."))
 
 
-def _pod_step(slug: str, state: PodState, *, several: bool) -> NextStep | None:
-    """The step one pod needs, or None when it is finished or waiting."""
+def _group_step(slug: str, state: GroupState, *, several: bool) -> NextStep | None:
+    """The step one pairing group needs, or None when it is finished or waiting."""
     prefix = f"{state.label}: " if several else ""
     rnd = state.current
     if rnd is not None and rnd.status != RoundStatus.COMPLETE:
@@ -70,6 +70,6 @@ def _pod_step(slug: str, state: PodState, *, several: bool) -> NextStep | None:
         ) % {"n": rnd.number, "missing": state.results_missing}
         return NextStep("results", prefix + text, url + "?missing=1")
     if state.can_pair:
-        url = reverse("staff:dashboard", args=[slug]) + f"#pod-{state.pod}"
+        url = reverse("staff:dashboard", args=[slug]) + f"#group-{state.key}"
         return NextStep("pair", prefix + state.next_action, url)
     return None

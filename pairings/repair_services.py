@@ -21,11 +21,20 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
-from tournaments.models import Match, MatchSeat, Outcome, Phase, Registration, Round, RoundStatus
+from tournaments.models import (
+    Match,
+    MatchKind,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+)
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import audit_log, round_discard
 
-from .adapters import swiss_players_for_pod
+from .adapters import swiss_players_for_group
 from .engine import errors as engine_errors
 from .engine.repair import RepairResult, TableChange, repair
 from .engine.types import Pairing, SwissPlayer
@@ -49,9 +58,9 @@ class RepairPreview:
 
 
 def players_before(rnd: Round) -> list[SwissPlayer]:
-    """The active players of the round's pod with their Swiss record *before* this
-    round (points, opponents, bye); the round being repaired does not count."""
-    return swiss_players_for_pod(rnd.event, rnd.pod, before_round=rnd.number)
+    """The active players of the round's pairing group with their Swiss record *before*
+    this round (points, opponents, bye); the round being repaired does not count."""
+    return swiss_players_for_group(rnd.event, rnd.group, before_round=rnd.number)
 
 
 def _previous(rnd: Round) -> tuple[list[Pairing], set[str]]:
@@ -72,7 +81,7 @@ def _fingerprint(changes: tuple[TableChange, ...]) -> str:
 def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPreview:  # noqa: A002
     """Compute (without saving) the minimal re-pair of a round that has not started.
     Raises RoundStateError once it has started (P-POST-2), PairingImpossible."""
-    rnd = Round.objects.select_related("event").get(pk=round.pk)
+    rnd = Round.objects.select_related("event", "group").get(pk=round.pk)
     if rnd.status not in REPAIRABLE or rnd.phase != Phase.SWISS:
         raise RoundStateError(
             f"Round {rnd.number} has started: its pairings are frozen."
@@ -87,7 +96,7 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
             players_before(rnd),
             changed,
             rng=random.Random(seed),
-            age_modified=is_age_modified(rnd.pod),
+            age_modified=is_age_modified(rnd.group),
         )
     except engine_errors.PairingImpossible as e:
         raise PairingImpossible(str(e)) from None
@@ -112,6 +121,7 @@ def _replace_tables(rnd: Round, result: RepairResult) -> None:
         match = Match.objects.create(
             round=rnd,
             table=p.table,
+            kind=MatchKind.BYE if p.is_bye else MatchKind.SWISS,
             outcome=Outcome.BYE if p.is_bye else Outcome.PENDING,
             why=p.why[:200],
             pair_down=p.pair_down,
@@ -173,5 +183,5 @@ def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round
         raise PairingImpossible(gettext("Only Swiss rounds of pods are paired again."))
     reason = "A correction changed the standings the pods were filled from."
     round_discard(round=rnd, by=by, reason=reason)
-    (new,) = round_pair(event=rnd.event, pod=rnd.pod, by=by, seed=seed)
+    (new,) = round_pair(event=rnd.event, group=rnd.group, by=by, seed=seed)
     return new

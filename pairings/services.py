@@ -11,27 +11,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
 
 from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing, RoundStateError
+from tournaments.groups import group_label
+from tournaments.messages import deferred, gettext, stored
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
     Event,
+    GroupPhase,
     Outcome,
+    PairingGroup,
     Registration,
     Round,
     RoundStatus,
 )
-from tournaments.pods import flight_pod, pod_label, split_flight
 from tournaments.services.runs import ACTIVE as ACTIVE_RUNS
 from tournaments.services.runs import run_active, run_claim, run_heartbeat, run_request
 
-from .procedures import event_pods, group_next_step, next_step, pair_step
-from .procedures.base import Group, Step, StepKind
-from .procedures.top_cut import cut_players, cut_pod
+from .procedures import event_groups, group_next_step, load_group, next_step, pair_step
+from .procedures.base import Step, StepKind
+from .procedures.top_cut import cut_players
 
 logger = logging.getLogger(__name__)
 
@@ -56,12 +59,13 @@ def check_previous_complete(last: Round | None) -> None:
     )
 
 
-def cut_decklists(event: Event, pod: str) -> list[tuple[Registration, bool]]:
-    """P-POST-5: while the top cut of ``pod`` is next in a Championship Point event, the
-    players who make it and whether each has handed in a deck list; else empty."""
+def cut_decklists(event: Event, group: PairingGroup | str) -> list[tuple[Registration, bool]]:
+    """P-POST-5: while the top cut of ``group`` (a row or its key) is next in a
+    Championship Point event, the players who make it and whether each has handed in a
+    deck list; else empty."""
     if not event.awards_championship_points:
         return []
-    step = next_step(event, pod)
+    step = next_step(event, group)
     if step.kind != StepKind.TOP_CUT:
         return []
     out: list[tuple[Registration, bool]] = []
@@ -74,33 +78,37 @@ def cut_decklists(event: Event, pod: str) -> list[tuple[Registration, bool]]:
 
 
 @transaction.atomic
-def round_pair(*, event: Event, pod: str, by: Any, seed: int | None = None) -> list[Round]:
-    """Pair the next round of ``pod`` and return the new round(s), still unpublished.
+def round_pair(
+    *, event: Event, group: PairingGroup | str, by: Any, seed: int | None = None
+) -> list[Round]:
+    """Pair the next round of ``group`` (a row or its key) and return the new round(s),
+    still unpublished.
 
-    The pod's next stage pairs it (``pairings.procedures``): Swiss while Swiss rounds
-    remain (P-SW-1…8, the seed stored, I-1; a pod of several divisions age-modified,
+    The group's next stage pairs it (``pairings.procedures``): Swiss while Swiss rounds
+    remain (P-SW-1…8, the seed stored, I-1; a group of several divisions age-modified,
     P-AGE-3); then Day 2 rounds of a two-day event (P-D2-1, R-3); then the top cut of
-    every division of the pod that has one (P-TC-1, merged over flights P-FL-5); in a
-    top-cut pod, the next elimination round. A standalone single-elimination event pairs
+    every division of the group that has one (P-TC-1, merged over flights P-FL-5); in a
+    top-cut group, the next elimination round. A standalone single-elimination event pairs
     its bracket (P-SE); a multiplayer event its pods (MP-POD, MP-PAIR, MP-SE).
-    Raises ResultsMissing (R-6), RoundStateError, PairingImpossible.
+    Raises ResultsMissing (R-6), RoundStateError, PairingImpossible,
+    PairingGroup.DoesNotExist for an unknown key.
     """
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
-    group = Group(event, pod)
-    step = group_next_step(group)
+    state = load_group(event, group)
+    step = group_next_step(state)
     check_previous_complete(step.last)
-    return pair_step(group, step, by=by, seed=seed)
+    return pair_step(state, step, by=by, seed=seed)
 
 
-def pairing_refusal(event: Event, pod: str) -> str | None:
-    """Why ``pod`` has nothing to pair now, or None when a pairing run may start.
+def pairing_refusal(event: Event, group: PairingGroup | str) -> str | None:
+    """Why ``group`` (a row or its key) has nothing to pair now, or None when a pairing run may start.
 
     Its round is already paired or published (a double click, a second tab), it waits
     for other flights (P-FL-5), or no round is left: the next step's sentence. A round
     started with results missing is left to :func:`round_pair`, whose R-6 refusal counts
-    them and stays on the pod as a failed run.
+    them and stays on the group as a failed run.
     """
-    return _refusal(next_step(event, pod))
+    return _refusal(next_step(event, group))
 
 
 def _refusal(step: Step) -> str | None:
@@ -116,30 +124,31 @@ def _round_to_pair(step: Step) -> int:
     return step.number
 
 
-def pairing_request(*, event: Event, pod: str, by: Any) -> tuple[BackgroundRun, bool]:
-    """Queue the pairing of the next round of ``pod`` in a Celery task (``pair_round``),
-    or find the run already queued or running for ``pod`` (one at a time: the partial
+def pairing_request(*, event: Event, group: str, by: Any) -> tuple[BackgroundRun, bool]:
+    """Queue the pairing of the next round of pairing group ``group`` (its key) in a
+    Celery task (``pair_round``), or find the run already queued or running for it (one
+    at a time: the partial
     unique index ``run_one_active``).
 
     Returns ``(run, created)``: the run records progress and failure (the staff page
     polls it) and the round it is to pair (``round_number``); ``created`` is False when it
     was already going, and no second task is queued. Raises RoundStateError with
-    :func:`pairing_refusal`'s sentence, before any run is made, when the pod has nothing
+    :func:`pairing_refusal`'s sentence, before any run is made, when the group has nothing
     to pair now. When the broker is unreachable the run is failed at once with a reason
     (``runs.UNSENT``), never left queued.
     """
     with transaction.atomic():
-        run, created = run_active(event.pk, BackgroundRun.Kind.PAIRING, pod), False
+        run, created = run_active(event.pk, BackgroundRun.Kind.PAIRING, group), False
         # The run first, then the rounds: a run finishing in between is seen either still
         # going or with its round paired, never as neither.
         if run is None:
-            step = next_step(event, pod)
+            step = next_step(event, group)
             if refusal := _refusal(step):
                 raise RoundStateError(refusal)
             run, created = run_request(
                 event_id=event.pk,
                 kind=BackgroundRun.Kind.PAIRING,
-                pod=pod,
+                group=group,
                 by=by,
                 task="pairings.tasks.pair_round",
                 round_number=_round_to_pair(step),
@@ -157,6 +166,8 @@ def pairing_run_execute(run_id: int) -> None:
     :func:`pairing_refusal`) is done without pairing, with a note on the row ("Superseded:
     round 6 was paired meanwhile"): a late message never pairs a round nobody asked for.
     Refusals (MatchslipError) are kept on the row; anything else is logged and re-raised.
+    Notes and errors are stored language-neutrally (``tournaments.messages``): the staff
+    page shows them in its reader's language.
     """
     run = run_claim(run_id)
     if run is None:
@@ -165,39 +176,55 @@ def pairing_run_execute(run_id: int) -> None:
         with run_heartbeat(run.pk), transaction.atomic():
             Event.objects.select_for_update().get(pk=run.event_id)  # as round_pair: one at a time
             note = _superseded(run)
-            rounds = [] if note else round_pair(event=run.event, pod=run.pod, by=run.requested_by)
+            rounds = (
+                [] if note else round_pair(event=run.event, group=run.group, by=run.requested_by)
+            )
             run.status, run.seed = BackgroundRunStatus.DONE, rounds[0].seed if rounds else None
             run.finished_at, run.note = timezone.now(), note or run.note
             run.save(update_fields=["status", "seed", "finished_at", "note"])
     except MatchslipError as e:
-        _fail(run, str(e))
+        _fail(run, stored(e))
     except Exception:
         logger.exception("pairing run %s failed", run_id)
-        _fail(run, "Pairing failed because of an unexpected error; it has been logged.")
+        _fail(run, UNEXPECTED)
         raise
 
 
+UNEXPECTED = gettext_noop("Pairing failed because of an unexpected error; it has been logged.")
+
+
 def _superseded(run: BackgroundRun) -> str:
-    """Why ``run`` must not pair (the state it was asked about no longer holds), or "".
-    Call with the event locked."""
-    event, pod = run.event, run.pod
-    base, _ = split_flight(pod)
-    cuts = [cut_pod(d) for d in event.divisions.filter(pod=base) if d.cut]
+    """Why ``run`` must not pair (the state it was asked about no longer holds), or "":
+    a stored message (``tournaments.messages.deferred``). Call with the event locked."""
+    event = run.event
+    group = event.groups.prefetch_related("divisions").get(key=run.group)
+    root = group.parent if group.flight is not None else group
+    cuts = event.groups.filter(phase=GroupPhase.TOP_CUT, parent=root)
     since = (
-        event.rounds.filter(pod__in=[pod, *cuts], paired_at__gt=run.created_at)
+        event.rounds.filter(Q(group=group) | Q(group__in=cuts), paired_at__gt=run.created_at)
         .order_by("-paired_at")
         .first()
     )
     if since is not None:
         at = f"{timezone.localtime(since.paired_at):%H:%M}"
-        return f"Superseded: round {since.number} was paired meanwhile ({at}); nothing was paired."
-    step = next_step(event, pod)
+        return deferred(
+            gettext_noop(
+                "Superseded: round %(number)s was paired meanwhile (%(at)s); nothing was paired."
+            ),
+            number=since.number,
+            at=at,
+        )
+    step = next_step(event, group)
     if refusal := _refusal(step):
-        return f"Nothing to pair: {refusal}"
+        return deferred(gettext_noop("Nothing to pair: %(refusal)s"), refusal=refusal)
     if run.round_number is not None and (number := _round_to_pair(step)) != run.round_number:
-        return (
-            f"Superseded: round {run.round_number} is no longer the next round "
-            f"(round {number} is); nothing was paired."
+        return deferred(
+            gettext_noop(
+                "Superseded: round %(asked)s is no longer the next round (round %(number)s"
+                " is); nothing was paired."
+            ),
+            asked=run.round_number,
+            number=number,
         )
     return ""
 
@@ -208,41 +235,45 @@ def _fail(run: BackgroundRun, message: str) -> None:
 
 
 def pairing_runs_for_staff(event: Event) -> dict[str, BackgroundRun]:
-    """``{pod: run}`` for the dashboard: the latest pairing run of each pod while it is
-    queued or running, or failed with nothing paired since. A later run of the pod, or a
+    """``{group key: run}`` for the dashboard: the latest pairing run of each pairing
+    group while it is queued or running, or failed with nothing paired since. A later run
+    of the group, or a
     round paired in it (or in its divisions' top cut) after the failure, hides an older
     failure, so a refusal never lingers beside a round that was paired. 3 queries."""
     latest: dict[str, BackgroundRun] = {}
     runs = event.runs.filter(kind=BackgroundRun.Kind.PAIRING).select_related("requested_by")
     for run in runs.order_by("-created_at", "-id")[:50]:
-        latest.setdefault(run.pod, run)
+        latest.setdefault(run.group, run)
     paired = _last_paired(event)
     failed = BackgroundRunStatus.FAILED
     return {
-        pod: run
-        for pod, run in latest.items()
+        key: run
+        for key, run in latest.items()
         if run.status in ACTIVE_RUNS
-        or (run.status == failed and paired.get(pod, run.created_at) <= run.created_at)
+        or (run.status == failed and paired.get(key, run.created_at) <= run.created_at)
     }
 
 
 def _last_paired(event: Event) -> dict[str, dt.datetime]:
-    """When each pairing group last had a round paired: its own rounds, and a division's
-    top-cut rounds for the Swiss groups its cut is paired from (each flight too)."""
-    last = dict(event.rounds.values_list("pod").annotate(at=Max("paired_at")))
-    out = dict(last)
-    for d in event.divisions.all():
-        if (at := last.get(cut_pod(d))) is not None:
-            for pod in [d.pod, *(flight_pod(d.pod, n) for n in range(1, d.flights + 1))]:
-                out[pod] = max(out.get(pod, at), at)
+    """When each pairing group (by key) last had a round paired: its own rounds, and a
+    cut's rounds for the Swiss group its cut is paired from (each flight too)."""
+    groups = {g.pk: g for g in event.groups.all()}
+    last = dict(event.rounds.values_list("group_id").annotate(at=Max("paired_at")))
+    out = {groups[pk].key: at for pk, at in last.items()}
+    for g in groups.values():
+        if g.is_cut and (at := last.get(g.pk)) is not None and g.parent_id is not None:
+            root = groups[g.parent_id]
+            flights = [f for f in groups.values() if f.parent_id == root.pk and f.flight]
+            for swiss in [root, *flights]:
+                out[swiss.key] = max(out.get(swiss.key, at), at)
     return out
 
 
 @dataclass(frozen=True)
-class PodState:
-    """What the staff dashboard shows for one pairing group."""
+class GroupState:
+    """What the staff dashboard shows for one pairing group (``key``: its key)."""
 
-    pod: str
+    key: str
     label: str
     current: Round | None
     results_missing: int
@@ -250,18 +281,19 @@ class PodState:
     can_pair: bool
 
 
-def pod_states(event: Event) -> list[PodState]:
-    """One PodState per pairing group of the event: Swiss pods, then top-cut brackets."""
+def group_states(event: Event) -> list[GroupState]:
+    """One GroupState per pairing group of the event: Swiss groups, then top-cut
+    brackets."""
     states = []
-    for pod in event_pods(event):
-        step = next_step(event, pod)
+    for group in event_groups(event):
+        step = next_step(event, group)
         missing = 0
         if step.last is not None and step.last.status == RoundStatus.STARTED:
             missing = step.last.matches.filter(outcome=Outcome.PENDING).count()
         states.append(
-            PodState(
-                pod=pod,
-                label=pod_label(pod),
+            GroupState(
+                key=group.key,
+                label=group_label(group),
                 current=step.last,
                 results_missing=missing,
                 next_action=step.message,

@@ -26,6 +26,7 @@ from .base import (
     Ruleset,
     StructureId,
 )
+from .i18n import gettext_noop, text
 
 __all__ = [
     "Column",
@@ -81,5 +82,11 @@ def clean_options(
     allowed = own if own_only else KNOWN_OPTIONS
     unknown = sorted(set(options) - allowed)
     if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; known: {sorted(allowed)}")
+        raise ValueError(
+            text(
+                gettext_noop("unknown option(s) %(unknown)s; known: %(known)s"),
+                unknown=str(unknown),
+                known=str(sorted(allowed)),
+            )
+        )
     return {name: _SPECS[name].clean(value) for name, value in options.items()}

@@ -19,7 +19,7 @@ from standings.engine.games import GameRecordError
 from standings.engine.placement import top_cut_places
 from standings.engine.types import Entrant, MatchRecord
 
-from .i18n import gettext_noop
+from .i18n import Text, gettext_noop, text
 from .tables import Recommendation, RoundTable, get_table, recommend
 
 
@@ -45,9 +45,9 @@ class StructureId(StrEnum):
 
 
 STRUCTURE_LABELS = {
-    StructureId.SWISS: "Swiss",
-    StructureId.SWISS_TOP_CUT: "Swiss plus top cut",
-    StructureId.SINGLE_ELIMINATION: "Single elimination",
+    StructureId.SWISS: gettext_noop("Swiss"),
+    StructureId.SWISS_TOP_CUT: gettext_noop("Swiss plus top cut"),
+    StructureId.SINGLE_ELIMINATION: gettext_noop("Single elimination"),
 }
 
 
@@ -120,16 +120,29 @@ class OptionSpec:
 
     def clean(self, value: Any) -> Any:
         """The value if allowed (a choice may be written as text: "4" for 4); raises
-        ValueError naming the option and the bad value."""
+        ValueError naming the option and the bad value (a ``rulesets.i18n.Text``)."""
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            raise ValueError(f"{self.name}: {value!r} is not true or false")
+            raise ValueError(
+                text(
+                    gettext_noop("%(name)s: %(value)s is not true or false"),
+                    name=self.name,
+                    value=repr(value),
+                )
+            )
         for choice in self.choices:
             if not isinstance(value, bool) and str(value) == str(choice):
                 return choice
         allowed = ", ".join(repr(c) for c in self.choices)
-        raise ValueError(f"{self.name}: {value!r} is not one of {allowed}")
+        raise ValueError(
+            text(
+                gettext_noop("%(name)s: %(value)s is not one of %(allowed)s"),
+                name=self.name,
+                value=repr(value),
+                allowed=allowed,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -273,7 +286,12 @@ class Ruleset:
         ``("win", 0 or 1)`` (the winner's seat index) or ``("draw", None)``. Raises
         ValueError saying why a record is impossible (3-0, 2-2, a draw in elimination)."""
         if self.game_check is None:
-            raise ValueError(f"the {self.label} rules record match results, not games")
+            raise ValueError(
+                text(
+                    gettext_noop("the %(label)s rules record match results, not games"),
+                    label=Text(self.label),
+                )
+            )
         outcome, winner = self.game_check(tuple(games), elimination)  # type: ignore[arg-type]
         if outcome == "draw" and not self.allows_ties:
             raise GameRecordError(
@@ -314,37 +332,68 @@ class Ruleset:
         return (0, *self.cuts)
 
     def cut_problem(self, cut: int | None) -> str:
-        """Why an event of this ruleset cannot announce a top cut of ``cut`` players, or
-        ``""`` (None, no override, and 0, no cut, are always fine): the registry's sizes,
-        MP-SE-1 pod cuts or P-TC-1 brackets."""
+        """Why an event of this ruleset cannot announce a top cut of ``cut`` players (a
+        ``rulesets.i18n.Text``), or ``""`` (None, no override, and 0, no cut, are always
+        fine): the registry's sizes, MP-SE-1 pod cuts or P-TC-1 brackets."""
         if not cut or cut in self.cuts:
             return ""
         sizes = ", ".join(map(str, self.cuts))
-        return f"A {self.label} top cut has 0 (none) or {sizes} players, not {cut}."
+        return text(
+            gettext_noop("A %(rules)s top cut has 0 (none) or %(sizes)s players, not %(cut)s."),
+            rules=Text(self.label),
+            sizes=sizes,
+            cut=cut,
+        )
 
     def structure_problem(self, structure: str, swiss_rounds: int, top_cut: int) -> str:
-        """Why an announced structure cannot run under this ruleset, or ``""`` (S-1).
+        """Why an announced structure cannot run under this ruleset (a
+        ``rulesets.i18n.Text``), or ``""`` (S-1).
 
         Swiss needs at least one round and no cut; Swiss plus top cut needs rounds and a
         cut; single elimination has no Swiss rounds and no cut.
         """
         labels = {s.value: STRUCTURE_LABELS[s] for s in StructureId}
         if structure not in {s.value for s in self.structures}:
-            allowed = ", ".join(STRUCTURE_LABELS[s] for s in self.structures)
-            return f"The {self.label} rules run {allowed}; not {labels.get(structure, structure)}."
+            allowed = [Text(STRUCTURE_LABELS[s]) for s in self.structures]
+            return text(
+                gettext_noop("The %(rules)s rules run %(allowed)s; not %(structure)s."),
+                rules=Text(self.label),
+                allowed=_listed(allowed),
+                structure=Text(labels.get(structure, structure)),
+            )
         if top_cut and top_cut not in self.cuts:
             sizes = ", ".join(map(str, self.cuts))
-            return f"A {self.label} top cut has {sizes} players."
+            return text(
+                gettext_noop("A %(rules)s top cut has %(sizes)s players."),
+                rules=Text(self.label),
+                sizes=sizes,
+            )
         if structure == StructureId.SINGLE_ELIMINATION:
             if swiss_rounds or top_cut:
-                return "Single elimination has no Swiss rounds and no top cut: set both to 0."
+                return text(
+                    gettext_noop(
+                        "Single elimination has no Swiss rounds and no top cut: set both to 0."
+                    )
+                )
         elif swiss_rounds < 1:
-            return "Swiss needs at least one round."
+            return text(gettext_noop("Swiss needs at least one round."))
         elif structure == StructureId.SWISS_TOP_CUT and not top_cut:
-            return "Swiss plus top cut needs a top cut: choose its size, or choose Swiss."
+            return text(
+                gettext_noop(
+                    "Swiss plus top cut needs a top cut: choose its size, or choose Swiss."
+                )
+            )
         elif structure == StructureId.SWISS and top_cut:
-            return "Swiss alone has no top cut: choose Swiss plus top cut, or no cut."
+            return text(
+                gettext_noop("Swiss alone has no top cut: choose Swiss plus top cut, or no cut.")
+            )
         return ""
+
+
+def _listed(items: Sequence[Text]) -> Text:
+    """``items`` joined with ", " as one Text whose parts are translated where shown."""
+    placeholders = ", ".join(f"%(item{i})s" for i in range(len(items)))
+    return Text(placeholders, {f"item{i}": item for i, item in enumerate(items)})
 
 
 def fraction_option(value: Any, default: Fraction) -> Fraction:

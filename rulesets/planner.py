@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import Ruleset
+from .i18n import Text, gettext_noop, text
 from .tables import POD_CUT_ROUNDS, Recommendation
 
 TURN_SECONDS = 3 * 60  # an extra turn after time is called, both players (W-TIME-2)
@@ -163,10 +164,14 @@ def plan(
     negative length.
     """
     if (round_seconds is not None and round_seconds <= 0) or break_seconds < 0:
-        raise ValueError("Round length must be positive and the break not negative.")
+        raise ValueError(
+            text(gettext_noop("Round length must be positive and the break not negative."))
+        )
     counts = {code: n for code, n in attendance.items() if n >= 2}
     if not counts:
-        raise ValueError("Enter the players expected in at least one division (2 or more).")
+        raise ValueError(
+            text(gettext_noop("Enter the players expected in at least one division (2 or more)."))
+        )
     swiss = round_seconds or default_round_seconds(rules)
     # an edited round length moves the top cut's by the same difference (at least 1 min)
     elimination = max(
@@ -196,14 +201,27 @@ def _structure(
     needed = sum(_tables(d.players, d.flights) for d in plans)
     if tables is not None and needed > tables:
         notes.append(
-            f"Not enough tables: a round needs {needed}, the hall has {tables}. "
-            "Add tables, or play some matches in a second wave."
+            text(
+                gettext_noop(
+                    "Not enough tables: a round needs %(needed)s, the hall has %(tables)s. "
+                    "Add tables, or play some matches in a second wave."
+                ),
+                needed=needed,
+                tables=tables,
+            )
         )
     for d in plans:
         if d.flights and not (announced and announced.flights):
             notes.append(
-                f"{d.division.title()}: {d.flights} flights take turns at the tables, "
-                f"{d.rounds} Swiss rounds each (P-FL-2)."
+                text(
+                    gettext_noop(
+                        "%(division)s: %(flights)s flights take turns at the tables, "
+                        "%(rounds)s Swiss rounds each (P-FL-2)."
+                    ),
+                    division=Text(d.division.title()),
+                    flights=d.flights,
+                    rounds=d.rounds,
+                )
             )
         notes += [n for n in d.recommendation.notes if n not in notes]
     return plans, tuple(notes), needed

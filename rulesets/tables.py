@@ -27,14 +27,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .i18n import gettext_noop
+from .i18n import Text, gettext_noop, text
 
 #: Multiplayer top cut → single-elimination rounds of pods down to the final (MP-SE-1).
 POD_CUT_ROUNDS = {4: 1, 7: 2, 10: 2, 13: 2, 16: 2, 40: 3, 64: 3}
 POD_SIZE = 4
-DAY2_NOTE = (  # P-D2-1, in plain words for staff
-    "Day 2: every player with at least 19 match points, or the top 32, whichever is the "
-    "larger group."
+DAY2_NOTE = text(  # P-D2-1, in plain words for staff
+    gettext_noop(
+        "Day 2: every player with at least 19 match points, or the top 32, whichever is the "
+        "larger group."
+    )
 )
 
 
@@ -280,17 +282,35 @@ def _counted(
 ) -> int:
     """Players as the table counts them (P-RT-5 awarded byes, P-RT-6 invisible players)."""
     if players < 2:
-        raise ValueError(f"An event needs at least two players, got {players}.")
+        raise ValueError(
+            text(gettext_noop("An event needs at least two players, got %(got)s."), got=players)
+        )
     if awarded_byes and table.counting != "awarded-byes":
-        raise ValueError(f"Awarded byes do not change the {table.label} table.")
+        raise ValueError(
+            text(
+                gettext_noop("Awarded byes do not change the %(table)s table."),
+                table=Text(table.label),
+            )
+        )
     if small_pods is not None and table.counting != "small-pods":
-        raise ValueError(f"Smaller pods do not change the {table.label} table.")
+        raise ValueError(
+            text(
+                gettext_noop("Smaller pods do not change the %(table)s table."),
+                table=Text(table.label),
+            )
+        )
     if table.counting == "awarded-byes":
         byes = dict(awarded_byes or {})
         if set(byes) - {1, 2, 3} or any(n < 0 for n in byes.values()):
-            raise ValueError("Awarded byes are 1, 2 or 3 rounds, each for zero or more players.")
+            raise ValueError(
+                text(
+                    gettext_noop(
+                        "Awarded byes are 1, 2 or 3 rounds, each for zero or more players."
+                    )
+                )
+            )
         if sum(byes.values()) > players:
-            raise ValueError("More players with awarded byes than players.")
+            raise ValueError(text(gettext_noop("More players with awarded byes than players.")))
         return players + sum(n * ((1 << rounds) - 1) for rounds, n in byes.items())
     if table.counting == "small-pods":
         if small_pods is None:
@@ -305,9 +325,18 @@ def _row(table: RoundTable, counted: int) -> tuple[Row, tuple[str, ...]]:
     if counted < first.low:
         if not table.first_row_covers_fewer:
             raise ValueError(
-                f"The {table.label} table starts at {first.low} players, got {counted}."
+                text(
+                    gettext_noop("The %(table)s table starts at %(low)s players, got %(got)s."),
+                    table=Text(table.label),
+                    low=first.low,
+                    got=counted,
+                )
             )
-        return first, (f"Fewer players than the table's first row ({first.label}): using it.",)
+        note = text(
+            gettext_noop("Fewer players than the table's first row (%(row)s): using it."),
+            row=first.label,
+        )
+        return first, (note,)
     for row in table.rows:
         if row.high is None or counted <= row.high:
             return row, ()
@@ -319,7 +348,10 @@ def _row(table: RoundTable, counted: int) -> tuple[Row, tuple[str, ...]]:
     rounds = tuple(r + extra for r in last.allowed_rounds)
     cuts = _capped_cuts(counted) if last.allowed_cuts else last.allowed_cuts
     grown = Row(low, high, last.rounds + extra, max(cuts, default=last.cut), 0, 0, rounds, cuts)
-    note = f"Beyond the table's last row ({last.label}): one more Swiss round per doubling."
+    note = text(
+        gettext_noop("Beyond the table's last row (%(row)s): one more Swiss round per doubling."),
+        row=last.label,
+    )
     return grown, (note,)
 
 
@@ -346,7 +378,12 @@ def _cut_rounds(table: RoundTable, cut: int) -> int:
 def _single_elimination(table: RoundTable, players: int) -> Recommendation:
     """P-RT-4 §3.2.2: ceil(log2 N) rounds, no Swiss."""
     if players < 2:
-        raise ValueError(f"Single elimination needs at least two players, got {players}.")
+        raise ValueError(
+            text(
+                gettext_noop("Single elimination needs at least two players, got %(got)s."),
+                got=players,
+            )
+        )
     rounds = (players - 1).bit_length()
     return Recommendation(
         rounds=0, cut=0, elimination_rounds=rounds, counted_players=players, rule=table.rule,

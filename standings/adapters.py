@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets import Line
-from tournaments.models import Event, MatchSeat, Outcome, Phase, Registration, RoundStatus
+from tournaments.models import MatchSeat, Outcome, PairingGroup, Phase, Registration, RoundStatus
 from tournaments.selectors.names import registration_name
 
 from .engine.types import Entrant, MatchRecord
@@ -38,13 +38,13 @@ def entrants(regs: list[Registration]) -> list[Entrant]:
 
 
 def match_records(
-    event: Event, pod: str, phases: tuple[str, ...] = (Phase.SWISS,), public_only: bool = False
+    group: PairingGroup, phases: tuple[str, ...] = (Phase.SWISS,), public_only: bool = False
 ) -> list[MatchRecord]:
-    """Every match of ``pod`` in ``phases`` as MatchRecords, in round and table order.
+    """Every match of ``group`` in ``phases`` as MatchRecords, in round and table order.
 
     public_only: leave out rounds that are not published yet (nothing unpublished is shown).
     """
-    seats = MatchSeat.objects.filter(round__event=event, round__pod=pod, round__phase__in=phases)
+    seats = MatchSeat.objects.filter(round__group=group, round__phase__in=phases)
     if public_only:
         seats = seats.exclude(round__status=RoundStatus.PAIRED)
     rows = seats.order_by("round__number", "match_id", "seat").values_list(

@@ -58,8 +58,10 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
         rounds = [round]
     else:
         latest: dict[str, Round] = {}
-        for rnd in Round.objects.filter(event=event).order_by("number", "pk"):
-            latest[rnd.pod] = rnd
+        for rnd in (
+            Round.objects.filter(event=event).select_related("group").order_by("number", "pk")
+        ):
+            latest[rnd.group.key] = rnd
         rounds = list(latest.values())
     out: list[tuple[list[str], str]] = []
     seats_max = 2
@@ -68,7 +70,7 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
         for m in matches.prefetch_related("seats__registration__player"):
             seats = sorted(m.seats.all(), key=lambda s: s.seat)
             seats_max = max(seats_max, len(seats))
-            row = [str(rnd.number), rnd.pod, str(m.table or 0)]
+            row = [str(rnd.number), rnd.group.key, str(m.table or 0)]
             for s in seats:
                 row += [s.registration.external_id, s.registration.player.name]
             out.append((row, _result(m.outcome, m.winner.external_id if m.winner else None)))

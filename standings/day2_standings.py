@@ -16,11 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from rulesets import Context, Line, get_ruleset
-from tournaments.models import Event, MatchSeat, Phase, RoundStatus
+from tournaments.models import Event, MatchSeat, PairingGroup, Phase, RoundStatus
 
 from . import adapters
 from .engine.day2 import day2_cut, day2_matches, day2_order
-from .swiss_standings import PodStandings, swiss_standings
+from .swiss_standings import GroupStandings, swiss_standings
 
 
 @dataclass(frozen=True)
@@ -35,16 +35,18 @@ class _Row:
     oowp: Fraction
 
 
-def day2_qualified(event: Event, pod: str, day1: PodStandings | None = None) -> list[str]:
-    """Registration ids (as strings) of the players in Day 2 of ``pod``, in Day 1
+def day2_qualified(
+    event: Event, group: PairingGroup, day1: GroupStandings | None = None
+) -> list[str]:
+    """Registration ids (as strings) of the players in Day 2 of ``group``, in Day 1
     standing order for the cut (P-D2-1): 19+ match points or the top 32, dropped and
     disqualified players passed over. Once Day 2 has started: those seated in its first
-    round. ``day1``: the pod's Day 1 standings when the caller has them (else computed)."""
-    first = event.rounds.filter(pod=pod, phase=Phase.SWISS_DAY2).order_by("number").first()
+    round. ``day1``: the group's Day 1 standings when the caller has them (else computed)."""
+    first = group.rounds.filter(phase=Phase.SWISS_DAY2).order_by("number").first()
     if first is not None:
         seats = MatchSeat.objects.filter(round=first).values_list("registration_id", flat=True)
         return [str(r) for r in seats]
-    ps = day1 if day1 is not None else swiss_standings(event, pod, lean=True)
+    ps = day1 if day1 is not None else swiss_standings(event, group, lean=True)
     regs = ps.registrations
     rows = [
         (row.player, row.match_points)
@@ -54,17 +56,13 @@ def day2_qualified(event: Event, pod: str, day1: PodStandings | None = None) -> 
     return list(day2_cut(rows))
 
 
-def _add_records(a: str, b: str) -> str:
-    return "-".join(str(int(x) + int(y)) for x, y in zip(a.split("-"), b.split("-"), strict=True))
-
-
 def _day2_lines(
-    event: Event, ps: PodStandings, qualified: list[str], done: list[Any]
+    event: Event, ps: GroupStandings, qualified: list[str], done: list[Any]
 ) -> list[Line]:
     """The Day-2-only standings of the Day 2 players (rounds renumbered from 1, P-D2-2)."""
     matches = [
         m
-        for m in adapters.match_records(event, ps.pod, phases=(Phase.SWISS_DAY2,))
+        for m in adapters.match_records(ps.group, phases=(Phase.SWISS_DAY2,))
         if m.round <= done[-1].number
     ]
     ctx = Context(rounds=len(done), seed=done[-1].seed, options=event.options)
@@ -72,7 +70,24 @@ def _day2_lines(
     return get_ruleset(event.ruleset).standings(entrants, day2_matches(matches, ps.rounds), ctx)
 
 
-def _row(line: Line, ps: PodStandings) -> _Row:
+def _both_days_records(
+    event: Event, ps: GroupStandings, qualified: list[str], done: list[Any]
+) -> dict[str, str]:
+    """``{player: record}`` of the Day 2 players over both days, as the ruleset writes a
+    record (counted from the matches, never by adding record texts)."""
+    matches = [
+        m
+        for m in adapters.match_records(ps.group, phases=(Phase.SWISS, Phase.SWISS_DAY2))
+        if m.round <= done[-1].number
+    ]
+    ctx = Context(rounds=ps.rounds + len(done), seed=done[-1].seed, options=event.options)
+    entrants = adapters.entrants(list(ps.registrations.values()))  # Day 1 opponents too
+    lines = get_ruleset(event.ruleset).standings(entrants, matches, ctx)
+    wanted = set(qualified)
+    return {line.player: line.record for line in lines if line.player in wanted}
+
+
+def _row(line: Line, ps: GroupStandings) -> _Row:
     reg = ps.registrations[line.player]
     owp, oowp = line.tiebreakers.get("owp", 0), line.tiebreakers.get("oowp", 0)
     return _Row(
@@ -80,25 +95,26 @@ def _row(line: Line, ps: PodStandings) -> _Row:
     )
 
 
-def with_day2(event: Event, ps: PodStandings) -> PodStandings:
+def with_day2(event: Event, ps: GroupStandings) -> GroupStandings:
     """``ps`` (Day 1 standings) re-ordered after the complete Day 2 rounds, if any."""
-    done = event.rounds.filter(pod=ps.pod, phase=Phase.SWISS_DAY2, status=RoundStatus.COMPLETE)
+    done = ps.group.rounds.filter(phase=Phase.SWISS_DAY2, status=RoundStatus.COMPLETE)
     day2_done = list(done.order_by("number"))
     if not day2_done:
         return ps
-    qualified = day2_qualified(event, ps.pod, ps)
+    qualified = day2_qualified(event, ps.group, ps)
     lines = _day2_lines(event, ps, qualified, day2_done)
     day1 = {row.player: row for row in ps.rows}
     carried = {p: day1[p].match_points for p in qualified}
     by_id = {line.player: line for line in lines}
+    records = _both_days_records(event, ps, qualified, day2_done)
     merged = [
         Line(
             p,
             carried[p] + by_id[p].match_points,
-            _add_records(day1[p].record, by_id[p].record),
+            records[p],
             by_id[p].tiebreakers,
         )
         for p in day2_order([_row(line, ps) for line in lines], carried)
     ]
     rest = [row for row in ps.rows if row.player not in carried]
-    return PodStandings(ps.pod, ps.rounds + len(day2_done), (*merged, *rest), ps.registrations)
+    return GroupStandings(ps.group, ps.rounds + len(day2_done), (*merged, *rest), ps.registrations)

@@ -1,6 +1,7 @@
 """Standings of a flighted division: the flights merged into one list (P-FL-5).
 
-Each flight is its own Swiss pod (``masters#flight-1``…). The division's list starts
+Each flight is its own Swiss pairing group (its ``flight`` set, its parent the
+division's group). The division's list starts
 with the top cut taken equally from every flight and merged by Swiss standing and
 tiebreakers (``standings.engine.flights.merged_cut``, its seed the last round's); the other
 players follow by match points, tardiness, OWP, OOWP, then their place in their own
@@ -13,14 +14,15 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
+from tournaments.groups import swiss_group
 from tournaments.models import Division, Event
 
 from .day2_standings import _Row
 from .engine.flights import FlightsRefused, merged_cut
-from .swiss_standings import PodStandings
+from .swiss_standings import GroupStandings
 
 
-def _rows(ps: PodStandings) -> list[_Row]:
+def _rows(ps: GroupStandings) -> list[_Row]:
     regs = ps.registrations
     return [
         _Row(
@@ -36,14 +38,19 @@ def _rows(ps: PodStandings) -> list[_Row]:
 
 
 def merged_standings(
-    event: Event, division: Division, flights: Sequence[PodStandings]
-) -> PodStandings:
-    """One PodStandings for the flighted ``division`` (P-FL-5, see the module notes) from
-    ``flights``: each flight's own standings, flight 1 first."""
+    event: Event, division: Division, flights: Sequence[GroupStandings]
+) -> GroupStandings:
+    """One GroupStandings for the flighted ``division``'s group (P-FL-5, see the module
+    notes) from ``flights``: each flight's own standings, flight 1 first."""
+    group = swiss_group(division)
     rows = [_rows(ps) for ps in flights]
     cut: tuple[str, ...] = ()
     if division.cut and all(ps.rounds >= division.rounds for ps in flights):
-        seed = event.rounds.filter(pod__startswith=division.pod).order_by("-number").first()
+        seed = (
+            event.rounds.filter(group__parent=group, group__flight__isnull=False)
+            .order_by("-number")
+            .first()
+        )
         try:
             cut = merged_cut(rows, division.cut, rng=random.Random(seed.seed if seed else 0))
         except FlightsRefused:
@@ -60,4 +67,4 @@ def merged_standings(
     order = [*cut, *(key[-1] for key in rest)]
     regs = {k: v for ps in flights for k, v in ps.registrations.items()}
     rounds = min(ps.rounds for ps in flights)
-    return PodStandings(division.pod, rounds, tuple(lines[p] for p in order), regs)
+    return GroupStandings(group, rounds, tuple(lines[p] for p in order), regs)

@@ -1,6 +1,7 @@
 """Stored standings: every computed version is kept (P-POST-3)."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event
 
@@ -21,6 +22,8 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("standings snapshot")
+        verbose_name_plural = _("standings snapshots")
         ordering = ["-computed_at", "-id"]
 
     def __str__(self) -> str:

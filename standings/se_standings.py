@@ -11,38 +11,22 @@ players still expect the ruleset's columns on every row).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rulesets import Context, get_ruleset
-from tournaments.models import Event, Phase, RoundStatus
+from tournaments.groups import group_seeds, swiss_group
+from tournaments.models import Event, MatchKind, PairingGroup, Phase, RoundStatus
 
 from . import adapters
-from .engine.placement import THIRD_PLACE_WHY, single_elimination_places
+from .engine.placement import single_elimination_places
 from .engine.types import MatchRecord
 
-_SEEDS = re.compile(r"seed (\d+)")
 
-
-def se_seeds(event: Event, pod: str) -> dict[int, int]:
-    """``{registration id: seed}`` of a standalone bracket (P-SE-1), read from round 1's
-    ``why`` (``"seed 1 vs seed 8"``, ``"bye: seed 3"``), where the pairing wrote them."""
-    first = event.rounds.filter(pod=pod, phase=Phase.SINGLE_ELIMINATION).order_by("number").first()
-    if first is None:
-        return {}
-    seeds: dict[int, int] = {}
-    for m in first.matches.order_by("pk").prefetch_related("seats"):
-        numbers = [int(n) for n in _SEEDS.findall(m.why)]
-        for seat, number in zip(m.seats.all(), numbers, strict=False):
-            seeds[seat.registration_id] = number
-    return seeds
-
-
-def _lines(event: Event, pod: str, regs: list[Any], matches: list[MatchRecord]) -> dict:
+def _lines(event: Event, group: PairingGroup, regs: list[Any], matches: list[MatchRecord]) -> dict:
     """The ruleset's standings lines over the bracket's complete rounds, by player id:
     its match points, record and tiebreaker columns (shown beside the P-SE-5 places;
     they never change the order)."""
-    done = list(event.rounds.filter(pod=pod, status=RoundStatus.COMPLETE).order_by("number"))
+    done = list(group.rounds.filter(status=RoundStatus.COMPLETE).order_by("number"))
     numbers = {r.number for r in done}
     ctx = Context(rounds=len(done), seed=done[-1].seed if done else 0, options=event.options)
     played = [m for m in matches if m.round in numbers]
@@ -50,17 +34,17 @@ def _lines(event: Event, pod: str, regs: list[Any], matches: list[MatchRecord]) 
     return {line.player: line for line in lines}
 
 
-def _rows(event: Event, pod: str, code: str) -> list[dict[str, Any]]:
-    seeds = sorted(se_seeds(event, pod).items(), key=lambda kv: kv[1])
+def _rows(event: Event, group: PairingGroup, code: str) -> list[dict[str, Any]]:
+    seeds = sorted(group_seeds(group).items(), key=lambda kv: kv[1])
     regs = {
         str(r.pk): r
         for r in event.registrations.filter(division__code=code).select_related("player")
     }
     ids = [str(reg_id) for reg_id, _ in seeds if str(reg_id) in regs]
-    matches = adapters.match_records(event, pod, phases=(Phase.SINGLE_ELIMINATION,))
+    matches = adapters.match_records(group, phases=(Phase.SINGLE_ELIMINATION,))
     order = single_elimination_places(ids, matches) if ids else tuple(regs)
     order = sorted(order, key=lambda p: regs[p].disqualified)  # INTERFACES.md: DQ last
-    lines = _lines(event, pod, list(regs.values()), matches)
+    lines = _lines(event, group, list(regs.values()), matches)
     out = []
     for place, pid in enumerate(order, start=1):
         reg, line = regs[pid], lines[pid]
@@ -74,15 +58,16 @@ def se_standings_data(event: Event) -> dict[str, Any]:
     """The Standings JSON of a standalone single-elimination event; ``final`` once the
     final is complete in every division."""
     divisions, rounds, final = {}, {}, True
-    for division in event.divisions.order_by("code"):
-        divisions[division.code] = _rows(event, division.pod, division.code)
-        done = event.rounds.filter(pod=division.pod, status=RoundStatus.COMPLETE)
+    for division in event.divisions.prefetch_related("groups").order_by("code"):
+        group = swiss_group(division)
+        divisions[division.code] = _rows(event, group, division.code)
+        done = group.rounds.filter(status=RoundStatus.COMPLETE)
         rounds[division.code] = done.count()
-        last = event.rounds.filter(pod=division.pod).order_by("number").last()
+        last = group.rounds.order_by("number").last()
         final = final and (
             last is not None
             and last.status == RoundStatus.COMPLETE
-            and last.matches.exclude(why__startswith=THIRD_PLACE_WHY).count() == 1
+            and last.matches.exclude(kind=MatchKind.THIRD_PLACE).count() == 1
         )
     return {
         "event": event.slug,

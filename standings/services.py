@@ -10,18 +10,21 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from rulesets import get_ruleset
+from tournaments.groups import cut_group_of, swiss_group
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
     Division,
     Event,
+    MatchKind,
+    PairingGroup,
     Phase,
     Registration,
     RoundStatus,
 )
-from tournaments.pods import cut_pod_name, flight_pod
 from tournaments.procedures import Stage, group_stages, standalone_bracket
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import event_finish
@@ -29,48 +32,50 @@ from tournaments.services.runs import run_claim, run_finish, run_heartbeat, run_
 
 from . import adapters
 from .day2_standings import with_day2
-from .engine.placement import THIRD_PLACE_WHY
 from .flight_standings import merged_standings
 from .models import StandingsSnapshot
 from .se_standings import se_standings_data
-from .swiss_standings import PodStandings, swiss_standings
+from .swiss_standings import GroupStandings, swiss_standings
 
 logger = logging.getLogger(__name__)
 
 
-def pod_standings(event: Event, pod: str) -> PodStandings:
-    """Swiss standings of ``pod`` after its last complete round (``swiss_standings``: the
-    event's ruleset, P-TB, R-5, I-6), then each later stage's order: a two-day event is
-    re-ordered after its Day 2 rounds (P-D2-2, R-3; ``day2_standings``); a flighted
-    division's pod merges its flights' standings (P-FL-5; ``flight_standings``)."""
-    flighted = event.divisions.filter(pod=pod, flights__gt=0).first()
-    if flighted is not None:
-        flights = [pod_standings(event, flight_pod(pod, n)) for n in range(1, flighted.flights + 1)]
-        return merged_standings(event, flighted, flights)
-    ps = swiss_standings(event, pod)
-    if Stage.DAY2 in group_stages(event, pod):
+def group_standings(event: Event, group: PairingGroup) -> GroupStandings:
+    """Swiss standings of ``group`` after its last complete round (``swiss_standings``:
+    the event's ruleset, P-TB, R-5, I-6), then each later stage's order: a two-day event
+    is re-ordered after its Day 2 rounds (P-D2-2, R-3; ``day2_standings``); a flighted
+    division's group merges its flights' standings (P-FL-5; ``flight_standings``)."""
+    flights = sorted(
+        (g for g in group.children.all() if g.flight is not None), key=lambda g: g.flight or 0
+    )
+    if flights:
+        division = group.divisions.get()
+        return merged_standings(event, division, [group_standings(event, f) for f in flights])
+    ps = swiss_standings(event, group)
+    if Stage.DAY2 in group_stages(event, group):
         return with_day2(event, ps)
     return ps
 
 
 def division_swiss_order(event: Event, division: Division) -> list[Registration]:
     """The division's players in Swiss standing order (places are per division, R-5)."""
-    ps = pod_standings(event, division.pod)
+    ps = group_standings(event, swiss_group(division))
     regs = ps.registrations
     return [regs[row.player] for row in ps.rows if regs[row.player].division_id == division.pk]
 
 
-def _cut_matches(event: Event, division: Division) -> list[Any]:
-    return adapters.match_records(event, cut_pod_name(division.code), phases=(Phase.TOP_CUT,))
+def _cut_matches(division: Division) -> list[Any]:
+    cut = cut_group_of(division)
+    return adapters.match_records(cut, phases=(Phase.TOP_CUT,)) if cut else []
 
 
-def _division_rows(event: Event, division: Division, ps: PodStandings) -> list[dict[str, Any]]:
+def _division_rows(event: Event, division: Division, ps: GroupStandings) -> list[dict[str, Any]]:
     """Rows of one division in final order: Swiss order, re-ordered by the top cut
     (P-TC-2, P-TC-3, R-4); disqualified players last without a place."""
     regs = ps.registrations
     lines = {r.player: r for r in ps.rows if regs[r.player].division_id == division.pk}
     order = [r.player for r in ps.rows if r.player in lines]
-    cut = _cut_matches(event, division)
+    cut = _cut_matches(division)
     cut_players = {p for m in cut for p in m.players}
     if cut:
         order = list(get_ruleset(event.ruleset).cut_places(order, cut))
@@ -90,13 +95,12 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
         return False
     if not division.cut:
         return True
-    last = event.rounds.filter(pod=cut_pod_name(division.code)).order_by("-number").first()
+    cut = cut_group_of(division)
+    last = cut.rounds.order_by("-number").first() if cut else None
     return (
         last is not None
         and last.status == RoundStatus.COMPLETE
-        and last.matches.filter(table__isnull=False)
-        .exclude(why__startswith=THIRD_PLACE_WHY)
-        .count()
+        and last.matches.filter(table__isnull=False).exclude(kind=MatchKind.THIRD_PLACE).count()
         == 1
     )
 
@@ -108,13 +112,14 @@ def standings_data(event: Event) -> dict[str, Any]:
         return se_standings_data(event)
     divisions: dict[str, list[dict[str, Any]]] = {}
     rounds: dict[str, int] = {}
-    by_pod: dict[str, PodStandings] = {}
+    by_group: dict[int, GroupStandings] = {}
     finished = True
-    for division in event.divisions.order_by("code"):
-        if division.pod not in by_pod:
-            by_pod[division.pod] = pod_standings(event, division.pod)
-        divisions[division.code] = _division_rows(event, division, by_pod[division.pod])
-        rounds[division.code] = by_pod[division.pod].rounds
+    for division in event.divisions.prefetch_related("groups").order_by("code"):
+        group = swiss_group(division)
+        if group.pk not in by_group:
+            by_group[group.pk] = group_standings(event, group)
+        divisions[division.code] = _division_rows(event, division, by_group[group.pk])
+        rounds[division.code] = by_group[group.pk].rounds
         finished = finished and _division_finished(event, division, rounds[division.code])
     return {
         "event": event.slug,
@@ -169,7 +174,7 @@ def standings_run_execute(run_id: int) -> None:
             standings_compute(event=run.event)
     except Exception:
         logger.exception("standings run %s failed", run_id)
-        error = "Standings failed because of an unexpected error."
+        error = gettext_noop("Standings failed because of an unexpected error.")  # shown translated
         run_finish(run, status=BackgroundRunStatus.FAILED, error=error, task=STANDINGS_TASK)
         raise
     run_finish(run, status=BackgroundRunStatus.DONE, task=STANDINGS_TASK)

@@ -7,7 +7,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from tournaments import services
-from tournaments.models import Event, EventStaff, Phase, Registration, Round, RoundStatus, StaffRole
+from tournaments.groups import cut_group
+from tournaments.models import (
+    Event,
+    EventStaff,
+    PairingGroup,
+    Phase,
+    Registration,
+    Round,
+    RoundStatus,
+    StaffRole,
+)
 
 PASSWORD = "correct horse battery staple"
 
@@ -35,6 +45,16 @@ def event_with_players(n: int, *, by, **kwargs: Any) -> Event:
     return ev
 
 
+def group_row(event: Event, key: str) -> PairingGroup:
+    """The event's pairing group ``key``; a division's cut group (``<code>-top-cut``) is
+    made on first use, as taking the cut makes it."""
+    found = event.groups.filter(key=key).first()
+    if found is not None:
+        return found
+    code = key.removesuffix("-top-cut")
+    return cut_group(event.divisions.get(code=code))
+
+
 def started_round(players: int = 4, *, username: str = "org"):
     """An event of ``players`` whose round 1 is started, tables in registration order.
     Returns ``(event, round, registrations)``; the organiser is ``username``."""
@@ -43,7 +63,7 @@ def started_round(players: int = 4, *, username: str = "org"):
     regs = list(ev.registrations.order_by("pk"))
     rnd = services.round_create(
         event=ev,
-        pod="open",
+        group=group_row(ev, "open"),
         number=1,
         phase=Phase.SWISS,
         by=organiser,
@@ -59,7 +79,7 @@ def round_in_order(
     *,
     by,
     status: str = RoundStatus.STARTED,
-    pod: str = "open",
+    group: str = "open",
     number: int = 1,
     phase: str = Phase.SWISS,
     regs: list[Registration] | None = None,
@@ -70,7 +90,7 @@ def round_in_order(
     regs = regs or list(event.registrations.order_by("pk"))
     rnd = services.round_create(
         event=event,
-        pod=pod,
+        group=group_row(event, group),
         number=number,
         phase=phase,
         tables=[(i + 1, regs[2 * i : 2 * i + 2], why) for i in range(len(regs) // 2)],

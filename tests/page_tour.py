@@ -28,7 +28,7 @@ def played_events(*, by) -> list[Event]:
     judge too)."""
     pokemon = factories.event_with_players(11, by=by, name="Pokemon Cup", swiss_rounds=4)
     judge = factories.staff(pokemon, "judge", username="judy")
-    (first,) = round_pair(event=pokemon, pod="open", by=by, seed=1)
+    (first,) = round_pair(event=pokemon, group="open", by=by, seed=1)
     services.round_publish(round=first, by=by)
     services.round_start(round=first, by=by)
     for i, m in enumerate(first.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats")):
@@ -37,34 +37,34 @@ def played_events(*, by) -> list[Event]:
             services.slip_enter(match=m, outcome=Outcome.DRAW, by=judge)
         else:
             services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[i % 2], by=by)
-    (second,) = round_pair(event=pokemon, pod="open", by=by, seed=2)
+    (second,) = round_pair(event=pokemon, group="open", by=by, seed=2)
     services.round_publish(round=second, by=by)
     services.round_start(round=second, by=by)
     m = second.matches.filter(outcome=Outcome.PENDING).order_by("table").first()
     services.slip_enter(match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=by)
 
     magic = factories.event_with_players(10, by=by, name="Magic Cup", ruleset="mtg", swiss_rounds=3)
-    (first,) = round_pair(event=magic, pod="open", by=by, seed=3)
+    (first,) = round_pair(event=magic, group="open", by=by, seed=3)
     services.round_publish(round=first, by=by)
     services.round_start(round=first, by=by)
     for m in first.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         seats = [s.registration for s in m.seats.order_by("seat")]
         services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[0], by=by, games=(2, 1, 0))
-    (second,) = round_pair(event=magic, pod="open", by=by, seed=4)
+    (second,) = round_pair(event=magic, group="open", by=by, seed=4)
     services.round_publish(round=second, by=by)
     services.round_start(round=second, by=by)
 
     wins_against = factories.event_with_players(
         4, by=by, name="Bo3 Cup", ruleset="bo3-wins-against", swiss_rounds=2
     )
-    (bo3,) = round_pair(event=wins_against, pod="open", by=by, seed=7)
+    (bo3,) = round_pair(event=wins_against, group="open", by=by, seed=7)
     services.round_publish(round=bo3, by=by)
     services.round_start(round=bo3, by=by)
 
     pods = pod_event(8, by=by, name="Pod Cup")
-    (rnd,) = round_pair(event=pods, pod="open", by=by, seed=5)
+    (rnd,) = round_pair(event=pods, group="open", by=by, seed=5)
     play(rnd, by)
-    (rnd2,) = round_pair(event=pods, pod="open", by=by, seed=6)
+    (rnd2,) = round_pair(event=pods, group="open", by=by, seed=6)
     services.round_publish(round=rnd2, by=by)
     return [pokemon, magic, wins_against, pods]
 

@@ -6,7 +6,6 @@ from tests import factories
 from tournaments import services
 from tournaments.models import Outcome
 from tournaments.services.pod_events import pod_cut_set
-from tournaments.services.pod_results import pod_slip_enter
 
 
 def pod_event(n: int, *, by, rounds: int = 2, cut: int = 0, pod_size: int = 4, name="Pod Cup"):
@@ -34,4 +33,4 @@ def play(rnd, by, pick=0):
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
-        pod_slip_enter(match=m, winner=seats(m)[min(pick, m.seats.count() - 1)], by=by)
+        services.slip_enter(match=m, winner=seats(m)[min(pick, m.seats.count() - 1)], by=by)

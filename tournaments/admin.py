@@ -21,9 +21,11 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from . import models, services
 from .errors import MatchslipError
+from .messages import shown
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -102,7 +104,7 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(models.Division)
 class DivisionAdmin(admin.ModelAdmin):
-    list_display = ["event", "code", "pod", "swiss_rounds", "top_cut_size"]
+    list_display = ["event", "code", "swiss_rounds", "top_cut_size", "flights"]
     list_filter = ["code"]
 
 
@@ -131,9 +133,23 @@ class SeatInline(ReadOnlyInline):
     model = models.MatchSeat
 
 
+class CutSeedInline(ReadOnlyInline):
+    model = models.CutSeed
+
+
+@admin.register(models.PairingGroup)
+class PairingGroupAdmin(ReadOnlyAdmin):
+    """Groups are made by the services when an event is created, checked in, flighted or
+    cut, never here."""
+
+    list_display = ["event", "key", "phase", "flight", "parent"]
+    list_filter = ["phase"]
+    inlines = [CutSeedInline]
+
+
 @admin.register(models.Round)
 class RoundAdmin(ReadOnlyAdmin):
-    list_display = ["event", "pod", "number", "phase", "status", "seed"]
+    list_display = ["event", "group", "number", "phase", "status", "seed"]
     list_filter = ["phase", "status"]
     actions = [
         service_action(
@@ -152,8 +168,8 @@ class MatchAdmin(ReadOnlyAdmin):
     """Results are entered and corrected on the staff pages (slips; corrections with a
     reason, inside the window P-POST-4 allows), never here."""
 
-    list_display = ["round", "table", "outcome", "winner", "version"]
-    list_filter = ["outcome"]
+    list_display = ["round", "table", "kind", "outcome", "winner", "version"]
+    list_filter = ["kind", "outcome"]
     inlines = [SeatInline]
 
 
@@ -186,8 +202,20 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
 @admin.register(models.BackgroundRun)
 class BackgroundRunAdmin(ReadOnlyAdmin):
-    list_display = ["created_at", "event", "kind", "pod", "status"]
+    """Runs with their error and note in the reader's language (stored language-neutrally,
+    ``tournaments.messages``)."""
+
+    list_display = ["created_at", "event", "kind", "group", "status", "error_text", "note_text"]
     list_filter = ["kind", "status"]
+    readonly_fields = ["error_text", "note_text"]
+
+    @admin.display(description=_("Error"))
+    def error_text(self, run: models.BackgroundRun) -> str:
+        return shown(run.error)
+
+    @admin.display(description=_("Note"))
+    def note_text(self, run: models.BackgroundRun) -> str:
+        return shown(run.note)
 
 
 @admin.register(models.SelfReport)

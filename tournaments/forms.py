@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from rulesets import RULESETS, Ruleset, get_ruleset
 
+from .messages import shown
 from .models import (
     Division,
     DivisionCode,
@@ -140,8 +141,9 @@ class EventForm(forms.Form):
         problem = ruleset.structure_problem(
             data.get("structure", ""), data.get("swiss_rounds") or 0, cut
         )
-        if problem:
-            self.add_error("top_cut_size" if cut not in ruleset.allowed_cuts() else None, problem)
+        if problem:  # a rulesets.i18n.Text: in the visitor's language
+            field = "top_cut_size" if cut not in ruleset.allowed_cuts() else None
+            self.add_error(field, shown(problem))
         for name, feature in self.FEATURE_FIELDS.items():
             if not getattr(ruleset.features, feature):
                 data[name] = self.CLEARED[name]
@@ -245,7 +247,7 @@ class ResultForm(forms.Form):
 
 
 class PairForm(forms.Form):
-    pod = forms.CharField(max_length=40)
+    group = forms.CharField(max_length=40)  # a pairing group's key
 
 
 class SearchForm(forms.Form):

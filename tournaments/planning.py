@@ -22,7 +22,6 @@ from rulesets import get_ruleset
 from rulesets.planner import DEFAULT_BREAK_SECONDS, Announced, Plan, Played, plan
 
 from .models import DivisionCode, Event, Round
-from .pods import split_flight
 
 DEFAULT_START = dt.time(9, 0)
 
@@ -107,7 +106,9 @@ def plan_for_event(event: Event, now: dt.datetime | None = None) -> Plan | None:
     really started. None when nothing can be planned (no players, no start). 1 query
     without a start, else 2."""
     rounds = list(
-        Round.objects.filter(event=event).values_list("number", "pod", "started_at", "completed_at")
+        Round.objects.filter(event=event).values_list(
+            "number", "group__flight", "started_at", "completed_at"
+        )
     )
     start = _first_start(event, rounds)
     if start is None:
@@ -154,8 +155,8 @@ def _divisions(event: Event) -> dict[str, tuple[int, int]]:
     return {code: (n, flights) for code, n, flights in rows}
 
 
-#: A round's times as read: (number, pod, started_at, completed_at).
-RoundRow = tuple[int, str, dt.datetime | None, dt.datetime | None]
+#: A round's times as read: (number, flight of its group or None, started_at, completed_at).
+RoundRow = tuple[int, int | None, dt.datetime | None, dt.datetime | None]
 
 
 def _first_start(event: Event, rounds: list[RoundRow]) -> dt.datetime | None:
@@ -172,7 +173,7 @@ def _played(rounds: list[RoundRow], *, flighted: bool) -> list[Played]:
     end with the last."""
     groups: dict[tuple[int, int], list[RoundRow]] = defaultdict(list)
     for row in rounds:
-        flight = split_flight(row[1])[1] or 0
+        flight = row[1] or 0
         groups[(row[0], flight if flighted else 0)].append(row)
     played = []
     for key in sorted(groups):

@@ -24,7 +24,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from .models import Event, Round
-from .selectors import RoundView, current_public_rounds, names_for_public, pairings_for_public
+from .selectors import (
+    RoundView,
+    current_public_rounds,
+    names_for_public,
+    pairings_for_public,
+    views_in_language,
+)
 
 TEMPLATE = "tournaments/public/pairings.html"
 TIMEOUT = 3 * 24 * 3600  # seconds; an event lasts a day or two
@@ -44,13 +50,14 @@ def _key(event_id: int, language: str | None = None) -> str:
 
 
 def _set_every_language(event: Event, rounds: Sequence[Round], views: Sequence[RoundView]):
-    """Render and store the fragment in each of ``settings.LANGUAGES``; returns the one of
+    """Render and store the fragment in each of ``settings.LANGUAGES`` (``views``, read in
+    any language, get each language's words: ``views_in_language``); returns the one of
     the current language."""
     current = translation.get_language()
     mine = None
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
-            fragment = _render(event, rounds, views)
+            fragment = _render(event, rounds, views_in_language(event, rounds, views))
         cache.set(_key(event.pk, code), fragment, TIMEOUT)
         if code == current or mine is None:
             mine = fragment

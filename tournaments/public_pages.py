@@ -2,17 +2,22 @@
 
 When a round posts at a large event every player reloads the pairings within seconds.
 So the public pairings page (by table, by name) and the standings page are built once
-per change as complete response bodies — the whole page and its ``live`` partial (what
-an HTMX refresh asks for), each plain and gzipped, with an ETag — and a request reads
-only the stored bytes: no database query, no template render (``views.prebuilt``).
+per change as complete response bodies — in every language of ``settings.LANGUAGES``
+(English and Spanish), the whole page and its ``live`` partial (what an HTMX refresh
+asks for), each plain and gzipped, with an ETag — and a request reads only the stored
+bytes of its own language: no database query, no template render (``views.prebuilt``).
 
 Layout in the cache (``TolerantRedisCache``: an unreachable Redis is a miss):
 
 - ``matchslip:pub:<slug>`` — the *pointer*: the current version, when it was built and
-  every body's ETag (a revalidation, ``If-None-Match``, reads only this).
-- ``matchslip:pub:<slug>:<version>:<page>:<variant>:<encoding>`` — one body's bytes.
-- ``…:<version>:names`` — every seated player's (name, table, opponent …), compact,
-  for "Find my table"; ``…:<version>:seat:<report token>`` — one player's own table.
+  every body's ETag by ``<language>:<page>:<variant>:<encoding>`` (a revalidation,
+  ``If-None-Match``, reads only this). One pointer for every language: a change makes
+  the pages of all languages current at once.
+- ``matchslip:pub:<slug>:<version>:<language>:<page>:<variant>:<encoding>`` — one body's
+  bytes.
+- ``…:<version>:<language>:names`` — every seated player's (name, table, opponent …),
+  compact, for "Find my table"; ``…:<version>:<language>:seat:<report token>`` — one
+  player's own table (their round label and note are words, so per language too).
 
 Every change that alters what those pages show calls :func:`public_pages_changed` in its
 transaction (round publish, discard, re-pair, completion, a correction, a standings
@@ -32,9 +37,11 @@ Redis is down), builds the set for the next requests; that lazy build only *adds
 pointer, and only while the generation it read is still current.
 
 Pages are built by calling their own views with a synthetic anonymous request (as a
-warming reverse proxy would), so the prebuilt page is byte for byte what the view
-renders; the views are named by URL (``PAGES``), which also keeps this module free of
-the ``standings`` app.
+warming reverse proxy would), once per language under ``translation.override``, so the
+prebuilt page is byte for byte what the view renders for a visitor in that language; the
+views are named by URL (``PAGES``), which also keeps this module free of the
+``standings`` app. The tables are read once per build and given each language's words
+(``selectors.views_in_language``): a second language costs its renders, not another read.
 """
 
 from __future__ import annotations
@@ -62,11 +69,13 @@ from .outages import BROKER_ERRORS, broker_outage
 from .public_cache import pairings_fragment_save
 from .selectors import (
     NameEntry,
+    RoundView,
     current_public_rounds,
     names_for_public,
     pairings_for_public,
     seats_for_public,
     tables_by_registration,
+    views_in_language,
 )
 
 TIMEOUT = 3 * 24 * 3600  # seconds; an event lasts a day or two
@@ -90,7 +99,16 @@ class Pointer:
     version: str
     event_id: int
     built_at: datetime
-    etags: dict[str, str]  # "<page>:<variant>:<encoding>" → quoted ETag
+    etags: dict[str, str]  # "<language>:<page>:<variant>:<encoding>" → quoted ETag
+
+    def etag(self, language: str, page: str, variant: str, encoding: str) -> str | None:
+        """The ETag of one prebuilt body; None when it was not built (another language)."""
+        return self.etags.get(_body_part(language, page, variant, encoding))
+
+
+def languages() -> list[str]:
+    """The language codes every page is prebuilt in: ``settings.LANGUAGES``, in order."""
+    return [code for code, _name in settings.LANGUAGES]
 
 
 def pointer_key(slug: str) -> str:
@@ -101,12 +119,16 @@ def _versioned(slug: str, version: str, part: str) -> str:
     return f"matchslip:pub:{slug}:{version}:{part}"
 
 
-def _body_part(page: str, variant: str, encoding: str) -> str:
-    return f"{page}:{variant}:{encoding}"
+def _body_part(language: str, page: str, variant: str, encoding: str) -> str:
+    return f"{language}:{page}:{variant}:{encoding}"
 
 
-def _seat_part(token: str) -> str:
-    return f"seat:{token}"
+def _names_part(language: str) -> str:
+    return f"{language}:names"
+
+
+def _seat_part(language: str, token: str) -> str:
+    return f"{language}:seat:{token}"
 
 
 def _lock_key(slug: str) -> str:
@@ -131,9 +153,11 @@ def _current(event_id: int, gen: str | None) -> bool:
     return generation(event_id) in (gen, None)
 
 
-def etag_for(body: bytes, encoding: str = "plain") -> str:
-    """A strong ETag of ``body``; the gzip representation gets its own (RFC 9110 §8.8.3)."""
-    digest = hashlib.blake2b(body, digest_size=12).hexdigest()
+def etag_for(body: bytes, encoding: str = "plain", language: str = "") -> str:
+    """A strong ETag of ``body`` in ``language`` (a language code; each language's copy
+    gets its own even were the bytes alike); the gzip representation gets its own too
+    (RFC 9110 §8.8.3)."""
+    digest = hashlib.blake2b(body, digest_size=12, person=language.encode()[:16]).hexdigest()
     return f'"{digest}-gz"' if encoding == "gzip" else f'"{digest}"'
 
 
@@ -143,7 +167,8 @@ def gzip_bytes(body: bytes) -> bytes:
 
 def _render(slug: str, page: str, variant: str, built_at: datetime) -> bytes:
     """The body the view answers to an anonymous GET of ``page`` (``live``: an HTMX
-    refresh). ``prebuilding`` makes the view render instead of serving stored bytes."""
+    refresh) in the active language. ``prebuilding`` makes the view render instead of
+    serving stored bytes."""
     name, params = PAGES[page]
     headers = {"HX-Request": "true"} if variant == "live" else {}
     request = RequestFactory().get(reverse(name, args=[slug]), params, headers=headers)
@@ -163,39 +188,53 @@ def _row(e: NameEntry) -> NameRow:
 
 
 def _build(event: Event, *, fragment: bool = False) -> tuple[Pointer, dict[str, Any]]:
-    """Every prebuilt body, the name list and each player's table of ``event`` (by key
-    part, :func:`_versioned`), and the pointer to them; ``fragment``: the pairings
-    fragment (``public_cache``) is stored first, from the same read of the tables. About
-    8 queries, plus those of the page views (which find the fragment and the standings
-    tables in the cache)."""
-    with translation.override(settings.LANGUAGE_CODE):  # served to that language only
-        return _build_bodies(event, fragment=fragment)
-
-
-def _build_bodies(event: Event, *, fragment: bool) -> tuple[Pointer, dict[str, Any]]:
+    """Every prebuilt body, the name list and each player's table of ``event`` in every
+    language of :func:`languages` (by key part, :func:`_versioned`), and the pointer to
+    them; ``fragment``: the pairings fragment (``public_cache``) of every language is
+    stored first, from the same read of the tables. The tables are read once whatever
+    the number of languages: about 4 queries, plus those of the page views per language
+    (which find the fragment and the standings tables in the cache)."""
     version = f"{time.time_ns():x}"
     built_at = timezone.now()
-    slug = event.slug
     rounds = current_public_rounds(event)
     # One read of the tables for the fragment, the name list and every player's table
-    # (which need no records: ``seats_for_public``).
+    # (which need no records: ``seats_for_public``), in every language.
     views = (pairings_for_public if fragment else seats_for_public)(event, rounds)
     if fragment:
         pairings_fragment_save(event, rounds, views)
+    tokens = list(Registration.objects.filter(event=event).values_list("pk", "report_token"))
     values: dict[str, Any] = {}
     etags: dict[str, str] = {}
+    for language in languages():
+        with translation.override(language):
+            mine = views_in_language(event, rounds, views)
+            _build_language(event, language, built_at, mine, tokens, values, etags)
+    return Pointer(version, event.pk, built_at, etags), values
+
+
+def _build_language(
+    event: Event,
+    language: str,
+    built_at: datetime,
+    views: list[RoundView],
+    tokens: list[tuple[int, str]],
+    values: dict[str, Any],
+    etags: dict[str, str],
+) -> None:
+    """Add the bodies, name list and players' tables in ``language`` (active) to
+    ``values`` and their ETags to ``etags``; ``views`` already in that language, ``tokens``
+    every registration's ``(id, report token)``. Queries: those of the page views."""
     for page in PAGES:
         for variant in VARIANTS:
-            plain = _render(slug, page, variant, built_at)
+            plain = _render(event.slug, page, variant, built_at)
             for encoding, body in (("plain", plain), ("gzip", gzip_bytes(plain))):
-                values[_body_part(page, variant, encoding)] = body
-                etags[f"{page}:{variant}:{encoding}"] = etag_for(plain, encoding)
-    values["names"] = [_row(e) for e in names_for_public(views)]
+                part = _body_part(language, page, variant, encoding)
+                values[part] = body
+                etags[part] = etag_for(plain, encoding, language)
+    values[_names_part(language)] = [_row(e) for e in names_for_public(views)]
     tables = tables_by_registration(views)
-    tokens = Registration.objects.filter(event=event).values_list("pk", "report_token")
     for reg_id, token in tokens:
-        values[_seat_part(token)] = [_row(e) for e in tables.get(reg_id, [])]
-    return Pointer(version, event.pk, built_at, etags), values
+        values[_seat_part(language, token)] = [_row(e) for e in tables.get(reg_id, [])]
 
 
 def _store(event: Event, *, replace: bool, gen: str | None, fragment: bool = False) -> Pointer:
@@ -318,17 +357,26 @@ def pointer(slug: str) -> Pointer | None:
     return cache.get(pointer_key(slug))
 
 
-def body(slug: str, current: Pointer, page: str, variant: str, encoding: str) -> bytes | None:
-    return cache.get(_versioned(slug, current.version, _body_part(page, variant, encoding)))
+def body(
+    slug: str, current: Pointer, language: str, page: str, variant: str, encoding: str
+) -> bytes | None:
+    """One prebuilt body's bytes (``language``: a code of :func:`languages`); None when
+    not stored."""
+    part = _body_part(language, page, variant, encoding)
+    return cache.get(_versioned(slug, current.version, part))
 
 
-def names(slug: str, current: Pointer) -> list[NameEntry] | None:
-    """Every seated player of the current rounds, alphabetical; None when not stored."""
-    rows: list[NameRow] | None = cache.get(_versioned(slug, current.version, "names"))
+def names(slug: str, current: Pointer, language: str) -> list[NameEntry] | None:
+    """Every seated player of the current rounds, alphabetical, their round label and note
+    in ``language``; None when not stored (or not built in that language)."""
+    part = _names_part(language)
+    rows: list[NameRow] | None = cache.get(_versioned(slug, current.version, part))
     return None if rows is None else [NameEntry(*row) for row in rows]
 
 
-def seat(slug: str, current: Pointer, token: str) -> list[NameEntry] | None:
-    """Where the player with ``token`` sits (empty: not seated); None when not stored."""
-    rows: list[NameRow] | None = cache.get(_versioned(slug, current.version, _seat_part(token)))
+def seat(slug: str, current: Pointer, language: str, token: str) -> list[NameEntry] | None:
+    """Where the player with ``token`` sits (empty: not seated), in ``language``; None
+    when not stored (or not built in that language)."""
+    part = _seat_part(language, token)
+    rows: list[NameRow] | None = cache.get(_versioned(slug, current.version, part))
     return None if rows is None else [NameEntry(*row) for row in rows]

@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Any
+
+from rulesets.i18n import gettext_noop, text
 
 __all__ = [
     "DIVISIONS",
@@ -69,20 +72,42 @@ def age_mode(counts: Mapping[str, int]) -> AgeMode:
     present = _present(counts)
     shown = ", ".join(f"{_LABEL[d]} {n}" for d, n in present.items())
     if OPEN in present:
-        return AgeMode(AgeStyle.OPEN, f"Open event ({shown}): one division.")
+        return AgeMode(
+            AgeStyle.OPEN,
+            text(gettext_noop("Open event (%(counts)s): one division."), counts=shown),
+        )
     small = tuple(d for d, n in present.items() if n < MIN_SEPARATED)
     if not small:
-        reason = (
-            f"Every division has at least {MIN_SEPARATED} players ({shown}): age-separated "
-            "Swiss, each division is its own tournament."
+        reason = text(
+            gettext_noop(
+                "Every division has at least %(least)s players (%(counts)s): age-separated"
+                " Swiss, each division is its own tournament."
+            ),
+            least=MIN_SEPARATED,
+            counts=shown,
         )
         return AgeMode(AgeStyle.SEPARATED, reason)
-    names = " and ".join(_LABEL[d] for d in small)
-    verb = "has" if len(small) == 1 else "have"
-    reason = (
-        f"{names} {verb} only 1-5 players ({shown}): age-modified Swiss is required; "
-        "players meet their own division first, division over record."
-    )
+    labels = [text(_LABEL[d]) for d in small]  # translated where shown (the division names)
+    if len(small) == 1:
+        msgid = gettext_noop(
+            "%(divisions)s has only 1-5 players (%(counts)s): age-modified Swiss is required;"
+            " players meet their own division first, division over record."
+        )
+        names: Any = labels[0]
+    else:
+        msgid = gettext_noop(
+            "%(divisions)s have only 1-5 players (%(counts)s): age-modified Swiss is required;"
+            " players meet their own division first, division over record."
+        )
+        names = text(gettext_noop("%(first)s and %(second)s"), first=labels[0], second=labels[1])
+        if len(labels) == 3:
+            names = text(
+                gettext_noop("%(first)s, %(second)s and %(third)s"),
+                first=labels[0],
+                second=labels[1],
+                third=labels[2],
+            )
+    reason = text(msgid, divisions=names, counts=shown)
     return AgeMode(AgeStyle.MODIFIED, reason, small)
 
 

@@ -15,8 +15,9 @@ import secrets
 from typing import Any
 
 from tournaments.errors import PairingImpossible
-from tournaments.models import Event, Phase, Round, RoundStatus
-from tournaments.pods import flight_pod
+from tournaments.groups import swiss_group
+from tournaments.messages import gettext
+from tournaments.models import Event, GroupPhase, PairingGroup, Round, RoundStatus
 from tournaments.procedures import Stage, group_stages
 
 from . import day2, flights, pods, single_elimination, swiss, top_cut
@@ -42,16 +43,26 @@ def group_next_step(group: Group) -> Step:
     last = group.last
     if last is not None and last.status != RoundStatus.COMPLETE:
         return Step(StepKind.WAIT, last.number, wait_message(last), last)
-    for stage in group_stages(group.event, group.pod):
+    for stage in group_stages(group.event, group.row):
         step = PROCEDURES[stage].next_step(group)
         if step is not None:
             return Step(step.kind, step.number, step.message, step.last, step.divisions, stage)
-    return Step(StepKind.DONE, group.number, "Swiss is over; no more rounds to pair.", last)
+    done = gettext("Swiss is over; no more rounds to pair.")
+    return Step(StepKind.DONE, group.number, done, last)
 
 
-def next_step(event: Event, pod: str) -> Step:
-    """What pairing group ``pod`` of ``event`` needs next (:func:`group_next_step`)."""
-    return group_next_step(Group(event, pod))
+def load_group(event: Event, group: PairingGroup | str) -> Group:
+    """Pairing group ``group`` of ``event`` (the row, or its key: a form, a command) as
+    it stands. Raises PairingGroup.DoesNotExist for an unknown key."""
+    if isinstance(group, str):
+        group = event.groups.prefetch_related("divisions").get(key=group)
+    return Group(event, group)
+
+
+def next_step(event: Event, group: PairingGroup | str) -> Step:
+    """What pairing group ``group`` of ``event`` (the row, or its key) needs next
+    (:func:`group_next_step`). Raises PairingGroup.DoesNotExist for an unknown key."""
+    return group_next_step(load_group(event, group))
 
 
 def pair_step(group: Group, step: Step, *, by: Any, seed: int | None = None) -> list[Round]:
@@ -66,24 +77,40 @@ def pair_step(group: Group, step: Step, *, by: Any, seed: int | None = None) -> 
     return pair(group, step, by, secrets.randbits(48) if seed is None else seed)
 
 
-def event_pods(event: Event) -> list[str]:
-    """Swiss pods in division order, then the bracket pods that have rounds. A pod none
-    of whose divisions has a player is left out (an empty division has nothing to pair),
-    unless the event has no player at all yet."""
-    filled = set(event.registrations.values_list("division__pod", flat=True))
-    divisions = [d for d in event.divisions.order_by("code") if d.pod in filled or not filled]
-    swiss_pods = list(
-        dict.fromkeys(
-            flight_pod(d.pod, n) if d.flights else d.pod
-            for d in divisions
-            for n in range(1, max(d.flights, 1) + 1)
-        )
-    )  # a flighted division pairs each flight as its own group (P-FL-1)
-    cuts = sorted(set(event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True)))
-    return swiss_pods + cuts
+def event_groups(event: Event) -> list[PairingGroup]:
+    """The groups to pair, divisions prefetched: Swiss groups in division order (a
+    flighted division's flights instead of its group, P-FL-1), then the cut groups that
+    have rounds, by key. A group none of whose divisions has a player is left out (an
+    empty division has nothing to pair), unless the event has no player at all yet."""
+    filled = set(event.registrations.values_list("division_id", flat=True))
+    divisions = [
+        d
+        for d in event.divisions.prefetch_related(
+            "groups__divisions", "groups__children__divisions"
+        ).order_by("code")
+        if d.pk in filled or not filled
+    ]
+    swiss: dict[int, PairingGroup] = {}
+    for d in divisions:
+        root = swiss_group(d)
+        flights = [g for g in root.children.all() if g.flight is not None] if d.flights else []
+        for g in sorted(flights, key=lambda g: g.flight or 0) or [root]:
+            swiss.setdefault(g.pk, g)
+    cuts = (
+        event.groups.filter(phase=GroupPhase.TOP_CUT, rounds__isnull=False)
+        .distinct()
+        .prefetch_related("divisions")
+        .order_by("key")
+    )
+    return [*swiss.values(), *cuts]
+
+
+def event_group_keys(event: Event) -> list[str]:
+    """The keys of :func:`event_groups`, in its order."""
+    return [g.key for g in event_groups(event)]
 
 
 def event_done(event: Event) -> bool:
     """True when every pairing group of ``event`` is done: nothing left to pair or enter
     (``tournaments.procedures.groups_done`` asks this)."""
-    return all(next_step(event, pod).kind == StepKind.DONE for pod in event_pods(event))
+    return all(next_step(event, g).kind == StepKind.DONE for g in event_groups(event))

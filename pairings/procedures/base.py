@@ -9,10 +9,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from django.utils.translation import gettext as _
-
-from tournaments.models import Division, Event, Registration, Round, RoundStatus
-from tournaments.pods import split_flight
+from tournaments.messages import gettext as _
+from tournaments.models import Division, Event, PairingGroup, Registration, Round, RoundStatus
 from tournaments.procedures import Stage
 from tournaments.services.rounds import Table
 
@@ -51,20 +49,20 @@ class Step:
 
 
 class Group:
-    """One pairing group of an event as it stands: its rounds (oldest first, read once),
-    the last one, the number of the next, and — read on first use — the divisions it pairs
-    (a flight pairs part of its division, P-FL)."""
+    """One pairing group of an event as it stands: the :class:`PairingGroup` row
+    (``row``; ``key`` its name), its rounds (oldest first, read once), the last one, the
+    number of the next, and — read on first use — the divisions it pairs (a flight pairs
+    part of its division, P-FL)."""
 
-    def __init__(self, event: Event, pod: str) -> None:
-        self.event, self.pod = event, pod
-        self.rounds: list[Round] = list(event.rounds.filter(pod=pod).order_by("number"))
+    def __init__(self, event: Event, group: PairingGroup) -> None:
+        self.event, self.row, self.key = event, group, group.key
+        self.rounds: list[Round] = list(group.rounds.order_by("number"))
         self.last: Round | None = self.rounds[-1] if self.rounds else None
         self.number = (self.last.number if self.last else 0) + 1
 
     @cached_property
     def divisions(self) -> list[Division]:
-        base, _ = split_flight(self.pod)
-        return list(self.event.divisions.filter(pod=base).order_by("code"))
+        return sorted(self.row.divisions.all(), key=lambda d: d.code)
 
     @property
     def swiss_total(self) -> int:
@@ -94,8 +92,9 @@ def wait_message(last: Round) -> str:
 
 
 def to_tables(pairings: Sequence[Pairing], regs: dict[str, Registration]) -> list[Table]:
-    """The engine's pairings as ``round_create`` tables: ``(table, registrations, why)``."""
-    return [(p.table, [regs[i] for i in p.players], p.why) for p in pairings]
+    """The engine's pairings as ``round_create`` tables: ``(table, registrations, why)``
+    (``regs`` keyed by the engine's ids, the registrations' pks as strings)."""
+    return [(p.table, [regs[str(i)] for i in p.players], p.why) for p in pairings]
 
 
 def flags(pairings: Sequence[Pairing]) -> dict[int, tuple[bool, bool]]:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
-
 from standings.day2_standings import day2_qualified
 from tournaments.errors import PairingImpossible
+from tournaments.messages import gettext
 from tournaments.models import Phase, Registration, Round
 from tournaments.services import round_create
 
-from ..adapters import round_notes, swiss_players_for_pod
+from ..adapters import round_notes, swiss_players_for_group
 from ..engine.day2 import day2_players
 from .age_modified import pair_swiss_round
 from .base import Group, Procedure, Step, StepKind, flags
@@ -35,8 +34,11 @@ def next_step(group: Group) -> Step | None:
     if len(group.rounds) >= day1 + day2:
         return None
     k = len(group.rounds) - day1 + 1
-    cut = " Day 2 cut: 19+ match points or the top 32." if k == 1 else ""
-    message = f"Pair Day 2 round {k} of {day2}.{cut}"
+    message = (
+        gettext("Pair Day 2 round 1 of %(total)s. Day 2 cut: 19+ match points or the top 32.")
+        if k == 1
+        else gettext("Pair Day 2 round %(number)s of %(total)s.")
+    ) % {"number": k, "total": day2}
     return Step(StepKind.DAY2, group.number, message, group.last)
 
 
@@ -45,13 +47,13 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     still in, total match points, Day 2 opponents only; an age-modified group stays
     division over record (P-AGE-3). Raises PairingImpossible with fewer than two
     players."""
-    event, pod = group.event, group.pod
-    qualified = set(day2_qualified(event, pod))
+    event, row = group.event, group.row
+    qualified = set(day2_qualified(event, row))
     # points and byes over both days, opponents over Day 2 only (R-3): one pass
     everything = {
         p.id: p
-        for p in swiss_players_for_pod(
-            event, pod, phases=BOTH_DAYS, opponents_in=(Phase.SWISS_DAY2,)
+        for p in swiss_players_for_group(
+            event, row, phases=BOTH_DAYS, opponents_in=(Phase.SWISS_DAY2,)
         )
     }
     advancing = [pid for pid in everything if pid in qualified]
@@ -64,12 +66,12 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
         {pid for pid, p in everything.items() if p.had_bye},
         {pid: p.division for pid, p in everything.items()},
     )
-    result = pair_swiss_round(players, pod, seed)
+    result = pair_swiss_round(players, row, seed)
     regs = Registration.objects.in_bulk([int(pid) for pid in advancing])
     tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in result.pairings]
     rnd = round_create(
         event=event,
-        pod=pod,
+        group=row,
         number=step.number,
         phase=Phase.SWISS_DAY2,
         tables=tables,

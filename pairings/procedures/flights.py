@@ -1,7 +1,8 @@
 """Flights: splitting a large division into random groups for the Swiss (P-FL-1 … P-FL-5).
 
 The organiser flights a division before round 1 (dashboard → Flights). Each flight is
-then its own pairing group, ``<pod>#flight-<n>`` (``tournaments.pods.flight_pod``);
+then its own pairing group (``tournaments.groups.flight_group``: its ``flight`` set, its
+parent the division's group);
 the division plays one Swiss round fewer per doubling of flights (P-FL-2). A flight that
 has played its Swiss waits for the others (:func:`next_step`); the top cut then takes the
 same number from every flight and merges them (P-FL-5, the order is ``standings.
@@ -16,12 +17,14 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.db.models import Count, Q
 
 from standings.engine.flights import FlightsRefused, per_flight_cut
 from tournaments.errors import InvalidInput
+from tournaments.groups import flight_group, swiss_group
+from tournaments.messages import gettext
 from tournaments.models import Division, Registration, RoundStatus, Structure
-from tournaments.pods import flight_pod, split_flight
+from tournaments.procedures import flights_possible
 from tournaments.services import audit_log
 
 from ..engine.flights import (
@@ -37,21 +40,29 @@ from .base import Group, Procedure, Step, StepKind
 def next_step(group: Group) -> Step | None:
     """A flight that has played its Swiss waits while another flight of its division
     still plays (P-FL-5: the merged cut needs every flight's standings)."""
-    base, _ = split_flight(group.pod)
-    flights = max((d.flights for d in group.divisions), default=0)
+    siblings = group.event.groups.filter(parent=group.row.parent_id, flight__isnull=False)
+    done = Count("rounds", filter=Q(rounds__status=RoundStatus.COMPLETE))
     busy = [
-        str(n)
-        for n in range(1, flights + 1)
-        if group.event.rounds.filter(pod=flight_pod(base, n), status=RoundStatus.COMPLETE).count()
-        < group.swiss_total
+        str(flight)
+        for flight, complete in siblings.annotate(n=done)
+        .order_by("flight")
+        .values_list("flight", "n")
+        if complete < group.swiss_total
     ]
     if not busy:
         return None
-    message = f"Waiting for flight {', '.join(busy)} to finish the Swiss."
+    message = gettext("Waiting for flight %(flights)s to finish the Swiss.") % {
+        "flights": ", ".join(busy)
+    }
     return Step(StepKind.WAIT, group.number, message, group.last)
 
 
 PROCEDURE = Procedure(next_step, None)
+
+
+def _shares_group(division: Division) -> bool:
+    """The division is paired with others (age-modified, P-AGE-3): no flights (P-FL-1)."""
+    return len(swiss_group(division).divisions.all()) > 1
 
 
 def _active(division: Division) -> list[Registration]:
@@ -66,7 +77,7 @@ def _refusals(division: Division, flights: int) -> None:
         raise InvalidInput(
             gettext("The %(label)s rules do not play in flights.") % {"label": event.rules.label}
         )
-    separated = "+" not in division.pod and event.age_style != "age-modified"
+    separated = not _shares_group(division) and event.age_style != "age-modified"
     try:
         check_flights(
             len(_active(division)),
@@ -82,10 +93,7 @@ def _refusals(division: Division, flights: int) -> None:
 def division_flight_options(division: Division) -> tuple[FlightPlan, ...]:
     """The allowed ways to flight ``division`` now (P-FL-1, P-FL-2, P-FL-5); none for a
     ruleset without flights."""
-    event = division.event
-    if not event.rules.features.flights:
-        return ()
-    if event.structure != Structure.SWISS_TOP_CUT or "+" in division.pod:
+    if not flights_possible(division.event) or _shares_group(division):
         return ()
     return flight_options(len(_active(division)), division.cut, base_rounds=division.rounds)
 
@@ -111,6 +119,7 @@ def flights_assign(
     groups = assign_flights(list(regs), flights, rng=random.Random(seed))
     for number, group in enumerate(groups, start=1):
         Registration.objects.filter(pk__in=[int(i) for i in group]).update(flight=number)
+        flight_group(division, number)  # each flight its own pairing group (P-FL-1)
     old_rounds = division.rounds
     division.flights = flights
     division.swiss_rounds = flight_rounds(old_rounds, flights)

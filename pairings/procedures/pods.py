@@ -2,9 +2,10 @@
 stages.
 
 * ``SWISS``: Swiss rounds of pods up to the announced count, no byes, filled top to
-  bottom by the multiplayer standings (``standings.services.pod_standings``).
-* ``CUT`` (the Swiss group's last stage): each division with a cut gets its own group,
-  ``<division>-top-cut``; top seeds get byes, the others are snaked into pods of 4.
+  bottom by the multiplayer standings (``standings.services.group_standings``).
+* ``CUT`` (the Swiss group's last stage): each division with a cut gets its own group
+  (``tournaments.groups.cut_group``) with the cut's seeds stored (``CutSeed``); top seeds
+  get byes, the others are snaked into pods of 4.
 * ``BRACKET`` (the cut group's stage): cut rounds from the winners until the final pod
   (a round of one pod and no byes) is played; a drawn pod goes to the best Swiss seed
   (MP-SE-2).
@@ -21,21 +22,21 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext
-
-from standings.services import division_swiss_order, pod_standings
+from standings.services import division_swiss_order, group_standings
 from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.groups import cut_group, group_label, group_seeds, in_group, seeds_store
+from tournaments.messages import gettext
 from tournaments.models import (
     Division,
     Event,
     MatchSeat,
     Outcome,
+    PairingGroup,
     Phase,
     Registration,
     Round,
 )
 from tournaments.multiplayer import pod_size
-from tournaments.pods import CUT_SUFFIX, pod_label
 from tournaments.services import audit_log, round_create
 from tournaments.services.rounds import Table
 
@@ -43,17 +44,17 @@ from ..engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next
 from ..engine.pods import Pod, PodPlayer, pair_pods
 from . import swiss
 from .base import Group, Procedure, Step, StepKind
-from .top_cut import cut_pod, waiting_cuts
+from .top_cut import waiting_cuts
 
 BYE_WHY = "top seed: bye to the next round"  # MP-SE-1
 
 
-def _history(event: Event, pod: str) -> tuple[dict[int, set[int]], dict[int, int]]:
+def _history(event: Event, group: PairingGroup) -> tuple[dict[int, set[int]], dict[int, int]]:
     """Previous opponents (MP-PAIR-1) and smaller pods sat in (MP-POD-2), Swiss only."""
     standard = pod_size(event)
-    seats = MatchSeat.objects.filter(
-        round__event=event, round__pod=pod, round__phase=Phase.SWISS
-    ).values_list("match_id", "registration_id")
+    seats = MatchSeat.objects.filter(round__group=group, round__phase=Phase.SWISS).values_list(
+        "match_id", "registration_id"
+    )
     tables: dict[int, list[int]] = defaultdict(list)
     for match_id, reg_id in seats:
         tables[match_id].append(reg_id)
@@ -67,12 +68,12 @@ def _history(event: Event, pod: str) -> tuple[dict[int, set[int]], dict[int, int
     return opponents, small
 
 
-def pod_players(event: Event, pod: str) -> list[PodPlayer]:
-    """The active players of ``pod`` as PodPlayers: match points and rank from the
-    multiplayer standings (MP-TB order), previous opponents, smaller pods sat in."""
-    standings = pod_standings(event, pod)
+def pod_players(event: Event, group: PairingGroup) -> list[PodPlayer]:
+    """The active players of pairing group ``group`` as PodPlayers: match points and rank
+    from the multiplayer standings (MP-TB order), previous opponents, smaller pods sat in."""
+    standings = group_standings(event, group)
     regs = standings.registrations
-    opponents, small = _history(event, pod)
+    opponents, small = _history(event, group)
     players = []
     for rank, line in enumerate(standings.rows, start=1):
         reg = regs[line.player]
@@ -105,22 +106,20 @@ def _tables(built: Sequence[Pod], regs: dict[str, Registration]) -> list[Table]:
     return [(p.table, [regs[i] for i in p.players], _why(p, names)) for p in built]
 
 
-def _pair_swiss(event: Event, pod: str, number: int, seed: int, by: Any) -> Round:
+def _pair_swiss(event: Event, group: PairingGroup, number: int, seed: int, by: Any) -> Round:
     """MP-POD-1, MP-POD-2, MP-PAIR-1, MP-SEAT-1: one Swiss round of pods, no byes."""
-    players = pod_players(event, pod)
+    players = pod_players(event, group)
     result = pair_pods(players, rng=random.Random(seed), standard=pod_size(event))
     regs = {
         str(r.pk): r
-        for r in Registration.objects.filter(event=event, division__pod=pod).select_related(
-            "player"
-        )
+        for r in Registration.objects.filter(in_group(group), event=event).select_related("player")
     }
     flags = {
         i: (bool(p.paired_up or p.paired_down), p.repeats > 0) for i, p in enumerate(result.pods)
     }
     rnd = round_create(
         event=event,
-        pod=pod,
+        group=group,
         number=number,
         phase=Phase.SWISS,
         tables=_tables(result.pods, regs),
@@ -137,11 +136,6 @@ def swiss_seeds(event: Event, division: Division) -> list[str]:
     """Registration ids of the division's active players in Swiss order (seed 1 first)."""
     order = division_swiss_order(event, division)
     return [str(r.pk) for r in order if not r.dropped and not r.disqualified]
-
-
-def _seed_of(event: Event, division: Division) -> dict[str, int]:
-    """Swiss seed (1 = best) of every player of the division, dropped ones included."""
-    return {str(r.pk): k for k, r in enumerate(division_swiss_order(event, division), start=1)}
 
 
 def _cut_tables(rounds_pods: Sequence[Pod], byes: Sequence[str], regs: Any) -> list[Table]:
@@ -166,9 +160,11 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
         )
     first = pod_cut_first_round(seeds[:cut])
     regs = Registration.objects.in_bulk([int(i) for i in seeds[:cut]])
+    group = cut_group(division)
+    seeds_store(group, [int(i) for i in seeds[:cut]])  # seed 1 the best standing (I-3)
     return round_create(
         event=event,
-        pod=cut_pod(division),
+        group=group,
         number=number,
         phase=Phase.TOP_CUT,
         tables=_cut_tables(first.pods, first.byes, regs),
@@ -198,15 +194,14 @@ def advancing(last: Round, seed_of: dict[str, int]) -> list[str]:
     return out
 
 
-def _pair_cut_next(event: Event, pod: str, last: Round, by: Any) -> Round:
-    """The next top-cut round: the players still in snaked by Swiss seed (I-3)."""
-    division = Division.objects.get(event=event, code=pod.removesuffix(CUT_SUFFIX))
-    seed_of = _seed_of(event, division)
+def _pair_cut_next(event: Event, group: PairingGroup, last: Round, by: Any) -> Round:
+    """The next top-cut round: the players still in snaked by their cut seed (I-3)."""
+    seed_of = {str(reg): seed for reg, seed in group_seeds(group).items()}
     nxt = pod_cut_next_round(advancing(last, seed_of), seed_of)
     regs = Registration.objects.in_bulk([int(i) for p in nxt.pods for i in p.players])
     return round_create(
         event=event,
-        pod=pod,
+        group=group,
         number=last.number + 1,
         phase=last.phase,
         tables=_cut_tables(nxt.pods, (), regs),
@@ -216,7 +211,7 @@ def _pair_cut_next(event: Event, pod: str, last: Round, by: Any) -> Round:
 
 def swiss_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     """Pair Swiss round ``step.number`` of pods (``seed`` stored with it)."""
-    return [_pair_swiss(group.event, group.pod, step.number, seed, by)]
+    return [_pair_swiss(group.event, group.row, step.number, seed, by)]
 
 
 def cut_next_step(group: Group) -> Step | None:
@@ -224,10 +219,9 @@ def cut_next_step(group: Group) -> Step | None:
     waiting = waiting_cuts(group)
     if not waiting:
         return None
-    names = ", ".join(f"top {d.cut}" for d in waiting)
-    return Step(
-        StepKind.TOP_CUT, group.number, f"Swiss is over: cut to {names}.", group.last, waiting
-    )
+    names = ", ".join(gettext("top %(cut)s") % {"cut": d.cut} for d in waiting)
+    message = gettext("Swiss is over: cut to %(names)s.") % {"names": names}
+    return Step(StepKind.TOP_CUT, group.number, message, group.last, waiting)
 
 
 def cut_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
@@ -239,15 +233,17 @@ def bracket_next_step(group: Group) -> Step:
     """The next cut round while the last had more than one pod (or a bye); else finished."""
     last, number = group.last, group.number
     if last is not None and last.matches.count() > 1:
-        return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
-    return Step(StepKind.DONE, number, f"{pod_label(group.pod)} is finished.", last)
+        message = gettext("Pair top-cut round %(number)s.") % {"number": number}
+        return Step(StepKind.ELIMINATION, number, message, last)
+    done = gettext("%(group)s is finished.") % {"group": group_label(group.row)}
+    return Step(StepKind.DONE, number, done, last)
 
 
 def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     """The next cut round from the winners (MP-SE-2 decides drawn pods)."""
     if step.last is None:
         raise PairingImpossible(step.message)
-    return [_pair_cut_next(group.event, group.pod, step.last, by)]
+    return [_pair_cut_next(group.event, group.row, step.last, by)]
 
 
 SWISS = Procedure(swiss.next_step, swiss_pair)  # Swiss rounds up to the count, as head to head

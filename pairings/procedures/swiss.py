@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
-
 from tournaments.errors import PairingImpossible
+from tournaments.groups import group_label, in_group
+from tournaments.messages import gettext
 from tournaments.models import Phase, Registration, Round
-from tournaments.pods import in_pod, pod_label
 from tournaments.services import round_create
 
-from ..adapters import round_notes, swiss_players_for_pod
+from ..adapters import round_notes, swiss_players_for_group
 from .age_modified import pair_swiss_round
 from .base import Group, Procedure, Step, StepKind, flags, to_tables
 
@@ -23,26 +22,29 @@ def next_step(group: Group) -> Step | None:
     total = group.swiss_total
     if len(group.rounds) >= total:
         return None
-    message = f"Pair Swiss round {group.number} of {total}."
+    message = gettext("Pair Swiss round %(number)s of %(total)s.") % {
+        "number": group.number,
+        "total": total,
+    }
     return Step(StepKind.SWISS, group.number, message, group.last)
 
 
 def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     """Pair Swiss round ``step.number`` of the group (``seed`` stored with it). Raises
     PairingImpossible with fewer than two active players."""
-    event, pod = group.event, group.pod
-    players = swiss_players_for_pod(event, pod)
+    event, row = group.event, group.row
+    players = swiss_players_for_group(event, row)
     if len(players) < 2:
         raise PairingImpossible(
-            gettext("%(pod)s needs at least two active players.") % {"pod": pod_label(pod)}
+            gettext("%(pod)s needs at least two active players.") % {"pod": group_label(row)}
         )
-    result = pair_swiss_round(players, pod, seed)  # P-AGE-3, R-5 for a group of divisions
+    result = pair_swiss_round(players, row, seed)  # P-AGE-3, R-5 for a group of divisions
     # Seats need only the registrations' ids: one narrow query, not 2,000 full rows.
-    pod_regs = Registration.objects.filter(in_pod(pod), event=event).only("pk")
-    regs = {str(r.pk): r for r in pod_regs}
+    group_regs = Registration.objects.filter(in_group(row), event=event).only("pk")
+    regs = {str(r.pk): r for r in group_regs}
     rnd = round_create(
         event=event,
-        pod=pod,
+        group=row,
         number=step.number,
         phase=Phase.SWISS,
         tables=to_tables(result.pairings, regs),

@@ -2,8 +2,9 @@
 (P-SE-6): two stages.
 
 * ``CUT`` (a Swiss group's last stage): once the Swiss is over, each division with a
-  ``cut`` gets its own bracket group, ``<division>-top-cut``, whose round numbers continue
-  the Swiss group's; its first round seats the top ``cut`` active players by Swiss
+  ``cut`` gets its own bracket group (``tournaments.groups.cut_group``, its parent the
+  Swiss group), whose round numbers continue the Swiss group's; the cut's seeds are
+  stored with it (``CutSeed``, seed 1 the best standing), and its first round seats the top ``cut`` active players by Swiss
   standing (``standings.services.division_swiss_order``; a flighted division's merged
   order, P-FL-5) in the standard bracket, or the MTG draft playoff seating (M-SE-1,
   ``mtg_playoff``).
@@ -20,30 +21,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext
 
-from standings.engine.placement import THIRD_PLACE_WHY
 from standings.services import division_swiss_order
 from tournaments.errors import PairingImpossible, ResultsMissing
-from tournaments.models import Division, Event, Match, MatchSeat, Phase, Registration, Round
-from tournaments.pods import cut_pod_name, pod_label
+from tournaments.groups import cut_group, group_label, group_seeds, seeds_store
+from tournaments.messages import gettext
+from tournaments.models import (
+    Division,
+    Event,
+    GroupPhase,
+    Match,
+    MatchKind,
+    Phase,
+    Registration,
+    Round,
+)
 from tournaments.services import round_create
 
 from ..engine import elimination
-from ..engine.elimination import bracket_order
 from ..engine.types import Pairing
 from .base import Group, Procedure, Step, StepKind, to_tables
 from .mtg_playoff import top_cut_first_round
 
 
-def cut_pod(division: Division) -> str:
-    """The division's top-cut group: ``masters`` → ``masters-top-cut``."""
-    return cut_pod_name(division.code)
-
-
 def bracket_matches(rnd: Round) -> QuerySet[Match]:
     """The matches of an elimination round that advance someone (not the 3rd/4th playoff)."""
-    return rnd.matches.filter(table__isnull=False).exclude(why__startswith=THIRD_PLACE_WHY)
+    return rnd.matches.filter(kind=MatchKind.BRACKET)
 
 
 def cut_players(event: Event, division: Division) -> list[Registration]:
@@ -73,8 +76,12 @@ def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
 def waiting_cuts(group: Group) -> list[Division]:
     """The group's divisions that have a cut not taken yet (their top-cut group has no
     round); the pod cut (``pods``) reads the same."""
-    started = set(group.event.rounds.filter(phase=Phase.TOP_CUT).values_list("pod", flat=True))
-    return [d for d in group.divisions if d.cut and cut_pod(d) not in started]
+    taken = set(
+        group.event.groups.filter(phase=GroupPhase.TOP_CUT, rounds__isnull=False).values_list(
+            "divisions", flat=True
+        )
+    )
+    return [d for d in group.divisions if d.cut and d.pk not in taken]
 
 
 def cut_next_step(group: Group) -> Step | None:
@@ -82,8 +89,11 @@ def cut_next_step(group: Group) -> Step | None:
     waiting = waiting_cuts(group)
     if not waiting:
         return None
-    names = ", ".join(f"top {d.cut} {d.get_code_display()}" for d in waiting)
-    message = f"Swiss is over: cut to {names}."
+    names = ", ".join(
+        gettext("top %(cut)s %(division)s") % {"cut": d.cut, "division": d.get_code_display()}
+        for d in waiting
+    )
+    message = gettext("Swiss is over: cut to %(names)s.") % {"names": names}
     return Step(StepKind.TOP_CUT, group.number, message, group.last, waiting)
 
 
@@ -95,9 +105,11 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
     regs = {str(r.pk): r for r in seeds}
     seed = secrets.randbits(48)  # M-SE-1 draft playoff seats; stored with the round (I-1)
     pairings = top_cut_first_round(event, [str(r.pk) for r in seeds], seed)
+    group = cut_group(division)
+    seeds_store(group, [r.pk for r in seeds])
     return round_create(
         event=event,
-        pod=cut_pod(division),
+        group=group,
         number=number,
         phase=Phase.TOP_CUT,
         tables=to_tables(pairings, regs),
@@ -112,39 +124,27 @@ def cut_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     return [_pair_cut(group.event, d, step.number, by) for d in step.divisions]
 
 
-def cut_seeds(event: Event, pod: str) -> dict[int, int]:
-    """``{registration id: seed}`` of a bracket pod, from its first round's bracket order."""
-    first = event.rounds.filter(pod=pod).order_by("number").first()
-    if first is None:
-        return {}
-    seats = list(
-        MatchSeat.objects.filter(round=first)
-        .order_by("match__table", "seat")
-        .values_list("registration_id", flat=True)
-    )
-    order = bracket_order(len(seats))
-    return {reg: seed for reg, seed in zip(seats, order, strict=True)}
-
-
 def bracket_next_step(group: Group) -> Step:
     """The next round while more than one bracket match was played last; else finished."""
     last, number = group.last, group.number
     if last is not None and bracket_matches(last).count() > 1:
-        return Step(StepKind.ELIMINATION, number, f"Pair top-cut round {number}.", last)
-    return Step(StepKind.DONE, number, f"{pod_label(group.pod)} is finished.", last)
+        message = gettext("Pair top-cut round %(number)s.") % {"number": number}
+        return Step(StepKind.ELIMINATION, number, message, last)
+    done = gettext("%(group)s is finished.") % {"group": group_label(group.row)}
+    return Step(StepKind.DONE, number, done, last)
 
 
 def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     """The next single-elimination round: winners of consecutive tables meet (P-SE-1);
     after the semi-finals, the 3rd/4th playoff too when announced (P-TC-4, P-SE-6).
     Raises ResultsMissing when a match has no winner."""
-    event, pod, last = group.event, group.pod, step.last
+    event, last = group.event, step.last
     if last is None:
         raise PairingImpossible(step.message)
     matches = list(bracket_matches(last).order_by("table").prefetch_related("seats"))
     if any(m.winner_id is None for m in matches):
         raise ResultsMissing(gettext("Every single-elimination match needs a winner (P-SE)."))
-    seed_of = {str(k): v for k, v in cut_seeds(event, pod).items()}
+    seed_of = {str(k): v for k, v in group_seeds(group.row).items()}
     winners = [str(m.winner_id) for m in matches]
     pairings = list(elimination.next_elimination_round(winners, seed_of=seed_of, top_cut=True))
     if len(matches) == 2 and event.third_place_playoff:
@@ -155,13 +155,15 @@ def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
         by_table = {m.table: str(m.winner_id) for m in matches if m.table is not None}
         pairings.append(elimination.third_place_playoff(semis, by_table, seed_of))
     regs = Registration.objects.in_bulk([int(p) for pr in pairings for p in pr.players])
+    third = len(pairings) - 1 if len(matches) == 2 and event.third_place_playoff else None
     rnd = round_create(
         event=event,
-        pod=pod,
+        group=group.row,
         number=last.number + 1,
         phase=last.phase,
         tables=to_tables(pairings, {str(k): v for k, v in regs.items()}),
         by=by,
+        third_place=third,
     )
     return [rnd]
 

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.errors import MatchslipError
 from tournaments.models import Event, Round
-from tournaments.multiplayer import uses_pods
 from tournaments.permissions import event_operator_required
+from tournaments.procedures import pairs_round_again_whole
 from tournaments.views.common import int_param
 
 from ..repair_services import pod_round_repair, round_repair, round_repair_preview
@@ -25,7 +25,7 @@ def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """GET: preview the minimal re-pair with a fresh seed. POST: apply the previewed
     one (same seed; refused when anything changed since, or once the round started)."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
-    if uses_pods(event):  # pods are paired again whole (MP-PAIR-1, pod_round_repair)
+    if pairs_round_again_whole(event, rnd.group):  # pods (MP-PAIR-1, pod_round_repair)
         return _pod_repair(request, event, rnd)
     if request.method == "POST":
         seed = int(request.POST.get("seed", "0") or 0)

@@ -10,25 +10,26 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
-from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus, Structure
-from tournaments.multiplayer import uses_pods
+from tournaments.groups import group_label
+from tournaments.messages import shown
+from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus
 from tournaments.permissions import event_operator_required, event_staff_required
 from tournaments.planning import plan_for_event
-from tournaments.pods import pod_label
+from tournaments.procedures import plans_ages_at_checkin
 from tournaments.selectors import divisions_for_event, rounds_for_staff
 from tournaments.views.common import wants_fragment
 
 from ..checkin_services import AgePlan, age_plan
 from ..checkin_services import checkin_close as checkin_close_service
 from ..next_steps import what_next
-from ..procedures import event_pods
+from ..procedures import event_group_keys
 from ..procedures.flights import division_flight_options, flights_assign
-from ..services import cut_decklists, pairing_request, pairing_runs_for_staff, pod_states
+from ..services import cut_decklists, group_states, pairing_request, pairing_runs_for_staff
 
 RUN_TEMPLATE = "pairings/staff/run.html"
 
@@ -40,7 +41,7 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
     round and next step (pair / review / publish / start / enter results). Judges, who
     do not operate the event, are sent to their desk (the disputes queue) instead."""
     runs = pairing_runs_for_staff(event)
-    pods = [(state, runs.get(state.pod)) for state in pod_states(event)]
+    pods = [(state, runs.get(state.key)) for state in group_states(event)]
     context = {
         "event": event,
         "divisions": divisions_for_event(event),
@@ -48,7 +49,7 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "rounds": rounds_for_staff(event),
         # P-POST-5: deck lists of the players about to make the top cut.
         "cut_decklists": [
-            (state.label, rows) for state, _ in pods if (rows := cut_decklists(event, state.pod))
+            (state.label, rows) for state, _ in pods if (rows := cut_decklists(event, state.key))
         ],
         **_checkin_context(event),
     }
@@ -62,9 +63,7 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
 
 def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict[str, object]:
     """The age plan closing check-in would apply, while round 1 is not paired yet."""
-    if event.rounds.exists() or event.structure == Structure.SINGLE_ELIMINATION:
-        return {"checkin_open": False}
-    if uses_pods(event):  # no age divisions in pod events; P-RT-6 cuts are not powers of 2
+    if event.rounds.exists() or not plans_ages_at_checkin(event):
         return {"checkin_open": False}
     try:
         plan, error = age_plan(event), ""
@@ -131,12 +130,14 @@ def _closed_text(event: Event, plan: AgePlan) -> str:
     """What closing check-in fixed: the age mode and why for a ruleset with age
     divisions, else the Swiss rounds and the cut."""
     if event.rules.features.age_divisions:
-        return plan.mode.reason
-    rounds = max(p.rounds for p in plan.pods)
-    cut = max((c for p in plan.pods for c in p.cuts.values()), default=0)
-    return f"{rounds} Swiss round{'s' if rounds != 1 else ''}, " + (
-        f"top {cut}." if cut else "no top cut."
-    )
+        return shown(plan.mode.reason)
+    rounds = max(p.rounds for p in plan.groups)
+    cut = max((c for p in plan.groups for c in p.cuts.values()), default=0)
+    text = ngettext("%(rounds)s Swiss round", "%(rounds)s Swiss rounds", rounds) % {
+        "rounds": rounds
+    }
+    tail = gettext("top %(cut)s.") % {"cut": cut} if cut else gettext("no top cut.")
+    return f"{text}, {tail}"
 
 
 @require_POST
@@ -148,13 +149,13 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
     nothing to pair now (its round already paired) says why in a message, and no run is
     recorded, so no failure stays on the pod."""
     form = PairForm(request.POST)
-    pod = form.cleaned_data["pod"] if form.is_valid() else ""
-    back = reverse("staff:dashboard", args=[event.slug]) + f"#pod-{pod}"
-    if pod not in event_pods(event) and not event.rounds.filter(pod=pod).exists():
+    key = form.cleaned_data["group"] if form.is_valid() else ""
+    back = reverse("staff:dashboard", args=[event.slug]) + f"#group-{key}"
+    if key not in event_group_keys(event) and not event.rounds.filter(group__key=key).exists():
         messages.error(request, gettext("Choose a pairing group of this event."))
         return redirect("staff:dashboard", event.slug)
     try:
-        run, created = pairing_request(event=event, pod=pod, by=request.user)
+        run, created = pairing_request(event=event, group=key, by=request.user)
     except MatchslipError as e:
         messages.warning(request, str(e))
         return redirect(back)
@@ -170,9 +171,13 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
 def _under_way(run: BackgroundRun) -> str:
     """The message for a run already going, e.g. "Pairing Masters already under way
     (started by ann at 10:42)." (local time)."""
-    who = run.requested_by.get_username() if run.requested_by else "the system"
+    who = run.requested_by.get_username() if run.requested_by else gettext("the system")
     at = timezone.localtime(run.created_at)
-    return f"Pairing {pod_label(run.pod)} already under way (started by {who} at {at:%H:%M})."
+    return gettext("Pairing %(group)s already under way (started by %(who)s at %(at)s).") % {
+        "group": group_label(run.event.groups.get(key=run.group)),
+        "who": who,
+        "at": f"{at:%H:%M}",
+    }
 
 
 @require_safe

@@ -17,9 +17,9 @@ PLAYERS = "\n".join(
 )
 
 
-def play_round(page, pod: str) -> None:
+def play_round(page, group: str) -> None:
     page.get_by_role("link", name="Dashboard").first.click()
-    page.locator(f'[id="pod-{pod}"]').get_by_role("button", name="Pair next round").click()
+    page.locator(f'[id="group-{group}"]').get_by_role("button", name="Pair next round").click()
     page.get_by_role("button", name="Publish pairings").click()
     page.get_by_role("button", name="Start round").click()
     rows = page.locator("li.match")
@@ -60,8 +60,8 @@ def test_P_AGE_3_age_modified_event_shows_three_division_winners(live_server, pa
     expect(page.locator("#age-mode")).to_contain_text("age-modified")
 
     for _ in range(2):
-        for pod in ("junior+senior", "masters"):
-            play_round(page, pod)
+        for group in ("junior+senior", "masters"):
+            play_round(page, group)
 
     page.goto(f"{live_server.url}/e/age-cup/standings/")
     winners = page.locator(".winner")

@@ -98,7 +98,7 @@ def test_MP_TIME_1_projector_clock_follows_the_server_not_the_device(live_server
 
     organiser = factories.user("olivia")
     event = pod_event(8, by=organiser, name="Clock Cup")
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     rnd.started_at = timezone.now() - dt.timedelta(minutes=30)

@@ -243,7 +243,7 @@ def test_the_planner_shows_a_schedule_for_600_masters_and_the_finish_moves(live_
     # Round 1 runs 25 minutes long: every later round, and the finish, moves with it.
     nine = timezone.make_aware(dt.datetime(2026, 5, 9, 9, 0))
     Round.objects.create(
-        event=event, pod="open", number=1, status=RoundStatus.COMPLETE,
+        event=event, group=factories.group_row(event, "open"), number=1, status=RoundStatus.COMPLETE,
         started_at=nine, completed_at=nine + dt.timedelta(minutes=75),
     )  # fmt: skip
     page.reload()

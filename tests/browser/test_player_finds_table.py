@@ -19,7 +19,7 @@ def test_player_on_a_phone_finds_their_table_by_name(live_server, phone):
     regs = list(event.registrations.order_by("pk"))
     rnd = services.round_create(
         event=event,
-        pod="open",
+        group=factories.group_row(event, "open"),
         number=1,
         phase=Phase.SWISS,
         by=organiser,

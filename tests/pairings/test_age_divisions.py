@@ -12,6 +12,7 @@ from standings.services import standings_data
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
+from tournaments.groups import swiss_group
 from tournaments.models import AuditEvent, Outcome
 from tournaments.seasons import cutoffs
 from tournaments.selectors import standings_for_public
@@ -71,7 +72,7 @@ def test_P_AGE_1_division_override_before_round_1_only(organiser):
     assert reg.division == senior
     assert AuditEvent.objects.filter(action="registration.division").exists()
     checkin_close(event=ev, by=organiser)
-    round_pair(event=ev, pod="junior+senior", by=organiser, seed=1)
+    round_pair(event=ev, group="junior+senior", by=organiser, seed=1)
     with pytest.raises(InvalidInput, match="fixed once round 1"):
         services.registration_set_division(
             registration=reg, division=ev.divisions.get(code="junior"), by=organiser
@@ -82,7 +83,7 @@ def test_P_AGE_2_six_in_every_division_is_age_separated(organiser):
     ev = age_event(organiser, {"junior": 6, "senior": 6, "masters": 9})
     plan = checkin_close(event=ev, by=organiser)
     assert plan.mode.style == "age-separated" and "its own tournament" in plan.mode.reason
-    assert dict(ev.divisions.values_list("code", "pod")) == AGES
+    assert dict(ev.divisions.filter(groups__parent=None).values_list("code", "groups__key")) == AGES
     ev.refresh_from_db()
     assert ev.age_style == "age-separated"
 
@@ -92,7 +93,7 @@ def test_P_AGE_4_round_count_from_the_largest_division(organiser):
     ev = age_event(organiser, {"junior": 5, "senior": 11, "masters": 16}, ruleset="pokemon-2009")
     plan = checkin_close(event=ev, by=organiser)
     assert plan.mode.age_modified and "division over record" in plan.mode.reason
-    assert [(p.pod, p.rounds) for p in plan.pods] == [("junior+senior", 4), ("masters", 4)]
+    assert [(p.group, p.rounds) for p in plan.groups] == [("junior+senior", 4), ("masters", 4)]
     assert {d.code: d.rounds for d in ev.divisions.all()} == dict.fromkeys(AGES, 4)
     ev.refresh_from_db()
     assert ev.swiss_rounds == 4
@@ -112,14 +113,14 @@ def test_P_AGE_5_cuts_per_division_with_the_same_share(organiser):
 def test_P_AGE_3_masters_join_the_shared_pod_when_small(organiser):
     ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 4})
     plan = age_plan(ev)
-    assert [p.pod for p in plan.pods] == ["junior+senior+masters"]
+    assert [p.group for p in plan.groups] == ["junior+senior+masters"]
 
 
 def test_P_AGE_3_age_modified_pod_pairs_division_over_record(organiser):
     """3 Juniors and 7 Seniors share a pod: only one table crosses divisions (R-5)."""
     ev = age_event(organiser, {"junior": 3, "senior": 7, "masters": 12})
     checkin_close(event=ev, by=organiser)
-    (rnd,) = round_pair(event=ev, pod="junior+senior", by=organiser, seed=7)
+    (rnd,) = round_pair(event=ev, group="junior+senior", by=organiser, seed=7)
     crossing = [
         m
         for m in rnd.matches.prefetch_related("seats__registration__division")
@@ -133,7 +134,7 @@ def test_P_AGE_3_each_division_has_its_winner_in_final_standings(organiser):
     checkin_close(event=ev, by=organiser, swiss_rounds=2, top_cut=0)
     for n in (1, 2):
         for pod in ("junior+senior", "masters"):
-            (rnd,) = round_pair(event=ev, pod=pod, by=organiser, seed=n)
+            (rnd,) = round_pair(event=ev, group=pod, by=organiser, seed=n)
             play(rnd, organiser)
     data = standings_data(ev)
     assert data["final"]
@@ -152,7 +153,7 @@ def test_P_LATE_1_championship_points_event_needs_override_after_round_2(organis
         4, by=organiser, awards_championship_points=True, swiss_rounds=4
     )
     for n in (1, 2, 3):
-        (rnd,) = round_pair(event=ev, pod="open", by=organiser, seed=n)
+        (rnd,) = round_pair(event=ev, group="open", by=organiser, seed=n)
         play(rnd, organiser)
     assert services.late_losses(ev) == 3
     with pytest.raises(InvalidInput, match="override"):
@@ -163,7 +164,7 @@ def test_P_LATE_1_championship_points_event_needs_override_after_round_2(organis
 
 def test_P_LATE_1_players_page_tells_the_losses_before_adding(client, organiser):
     ev = factories.event_with_players(4, by=organiser, swiss_rounds=3)
-    (rnd,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(rnd, organiser)
     client.force_login(organiser)
     page = client.get(reverse("staff:players", args=[ev.slug])).content.decode()
@@ -179,7 +180,13 @@ def test_P_AGE_2_P_AGE_3_dashboard_tells_the_mode_and_closes_checkin(client, org
     assert response.status_code == 302
     ev.refresh_from_db()
     assert ev.checkin_closed_at and ev.age_style == "age-modified"
-    assert ev.divisions.get(code="junior").pod == "junior+senior"
+    assert swiss_group(ev.divisions.get(code="junior")).key == "junior+senior"
+    # the stored reason is shown in the reader's language, division names included
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    assert "Junior has only 1-5 players (Junior 3, Senior 7, Masters 12)" in page
+    client.cookies["django_language"] = "es"
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    assert "Júnior solo tiene de 1 a 5 jugadores" in page
 
 
 def test_P_AGE_1_event_create_page_shows_the_cutoffs(client, organiser):

@@ -15,7 +15,7 @@ from tournaments.models import BackgroundRun
 def test_pairing_request_is_done_by_a_worker_over_redis(redis_worker):
     organiser = factories.user("worker-organiser")
     event = factories.event_with_players(8, by=organiser)
-    run, _ = pairing_request(event=event, pod="open", by=organiser)
+    run, _ = pairing_request(event=event, group="open", by=organiser)
     assert run.status == "queued"  # not eager: the worker picks it up
     deadline = time.monotonic() + 30
     while run.status in ("queued", "running") and time.monotonic() < deadline:

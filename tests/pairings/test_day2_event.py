@@ -25,28 +25,28 @@ def play(rnd, by, pick=0):
 
 def test_P_D2_1_top_32_play_day_2_when_fewer_have_19_points(organiser):
     ev = factories.event_with_players(40, by=organiser, swiss_rounds=1, day2_rounds=1)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(r1, organiser)
     assert "Day 2 cut" in next_step(ev, "open").message
-    (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    (d2,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     assert (d2.phase, d2.number) == (Phase.SWISS_DAY2, 2)
     assert d2.matches.count() == 16  # the top 32 of 40, no bye
 
 
 def test_R_3_day_1_opponents_may_meet_again_on_day_2(organiser):
     ev = factories.event_with_players(2, by=organiser, swiss_rounds=1, day2_rounds=1)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(r1, organiser)
-    (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    (d2,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     match = d2.matches.get()
     assert match.seats.count() == 2 and not match.rematch
 
 
 def test_P_D2_2_day_2_tiebreakers_count_day_2_rounds_only(organiser):
     ev = factories.event_with_players(4, by=organiser, swiss_rounds=1, day2_rounds=1)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(r1, organiser)
-    (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    (d2,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     top = d2.matches.order_by("table").first()
     loser = top.seats.order_by("seat").last().registration
     play(d2, organiser)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairings.procedures import event_pods, next_step
+from pairings.procedures import event_group_keys, next_step
 from pairings.procedures.base import StepKind
 from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
@@ -47,20 +47,20 @@ def test_P_FL_2_P_FL_3_P_FL_4_143_masters_in_4_flights_then_a_late_player(organi
     assert sizes == [36, 36, 36, 35]
     late = services.registration_add(event=ev, name="Late", by=organiser)
     assert late.flight == 4  # the flight that started smaller (P-FL-4, P-LATE-2)
-    assert event_pods(ev)[:4] == [f"open#flight-{n}" for n in (1, 2, 3, 4)]
+    assert event_group_keys(ev)[:4] == [f"open#flight-{n}" for n in (1, 2, 3, 4)]
 
 
 def test_P_FL_5_each_flight_pairs_alone_and_the_cut_takes_two_of_each(organiser):
     ev = flighted(organiser, 64, swiss_rounds=2, top_cut_size=4)
     flights_assign(division=ev.divisions.get(), flights=2, by=organiser, seed=2)
-    (r1,) = round_pair(event=ev, pod="open#flight-1", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open#flight-1", by=organiser, seed=1)
     assert {s.registration.flight for m in r1.matches.all() for s in m.seats.all()} == {1}
     play(r1, organiser)
     assert next_step(ev, "open#flight-1").kind == StepKind.WAIT  # flight 2 plays
-    (r2,) = round_pair(event=ev, pod="open#flight-2", by=organiser, seed=2)
+    (r2,) = round_pair(event=ev, group="open#flight-2", by=organiser, seed=2)
     play(r2, organiser)
-    (cut,) = round_pair(event=ev, pod="open#flight-1", by=organiser)
-    assert (cut.phase, cut.pod) == (Phase.TOP_CUT, "open-top-cut")
+    (cut,) = round_pair(event=ev, group="open#flight-1", by=organiser)
+    assert (cut.phase, cut.group.key) == (Phase.TOP_CUT, "open-top-cut")
     flights = [s.registration.flight for m in cut.matches.all() for s in m.seats.all()]
     assert sorted(flights) == [1, 1, 2, 2]
 

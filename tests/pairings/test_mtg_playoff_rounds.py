@@ -33,7 +33,7 @@ def seats(rnd):
 def test_M_SE_1_winners_of_the_first_two_tables_meet_in_the_semi_finals(seating):
     ev, org, cut = top_8_after_one_swiss_round(playoff_seating=seating)
     w = play(cut, org, games=(1, 2, 0))  # seat 2 wins everywhere
-    (semis,) = round_pair(event=ev, pod=cut.pod, by=org)
+    (semis,) = round_pair(event=ev, group=cut.group, by=org)
     assert seats(semis) == [{w[0], w[1]}, {w[2], w[3]}]
     services.round_publish(round=semis, by=org)
     services.round_start(round=semis, by=org)
@@ -43,5 +43,5 @@ def test_M_SE_1_winners_of_the_first_two_tables_meet_in_the_semi_finals(seating)
         services.slip_enter(match=m, games=(2, 1, 0), by=org).winner_id
         for m in semis.matches.order_by("table")
     ]
-    (final,) = round_pair(event=ev, pod=cut.pod, by=org)
+    (final,) = round_pair(event=ev, group=cut.group, by=org)
     assert seats(final) == [set(finalists)]

@@ -30,14 +30,14 @@ def top_8_after_one_swiss_round(**options):
         structure="swiss-top-cut",
         options=options,
     )
-    (swiss,) = round_pair(event=ev, pod="open", by=org, seed=7)
+    (swiss,) = round_pair(event=ev, group="open", by=org, seed=7)
     services.round_publish(round=swiss, by=org)
     services.round_start(round=swiss, by=org)
     for m, games in zip(swiss.matches.order_by("table"), SCORES, strict=True):
         services.slip_enter(match=m, games=games, by=org)
     swiss.refresh_from_db()
     assert swiss.status == RoundStatus.COMPLETE
-    (cut,) = round_pair(event=ev, pod="open", by=org)
+    (cut,) = round_pair(event=ev, group="open", by=org)
     return ev, org, cut
 
 

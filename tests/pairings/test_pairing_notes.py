@@ -37,10 +37,10 @@ def play(rnd, by, pick=0):
 
 def test_P_SW_4_swiss_round_stores_the_rematch_note_and_staff_pages_show_it(client, organiser):
     ev = factories.event_with_players(2, by=organiser, swiss_rounds=2)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     assert r1.notes == []
     play(r1, organiser)
-    (r2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     assert r2.notes == [REMATCH_NOTE]
     client.force_login(organiser)
     for name in ("staff:round_why", "staff:round"):
@@ -50,11 +50,11 @@ def test_P_SW_4_swiss_round_stores_the_rematch_note_and_staff_pages_show_it(clie
 
 def test_P_D2_1_day_2_round_stores_its_notes(organiser):
     ev = factories.event_with_players(2, by=organiser, swiss_rounds=1, day2_rounds=2)
-    play(round_pair(event=ev, pod="open", by=organiser, seed=1)[0], organiser)
-    (d1,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    play(round_pair(event=ev, group="open", by=organiser, seed=1)[0], organiser)
+    (d1,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     assert (d1.phase, d1.notes) == (Phase.SWISS_DAY2, [])  # Day 1 meeting allowed
     play(d1, organiser)
-    (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=3)
+    (d2,) = round_pair(event=ev, group="open", by=organiser, seed=3)
     assert d2.notes == [REMATCH_NOTE]
 
 
@@ -69,14 +69,14 @@ def test_P_FL_5_flight_rounds_store_the_engine_notes(organiser, monkeypatch):
         return swiss.SwissRound(result.pairings, notes=("flight note",), proven_optimal=False)
 
     monkeypatch.setattr(swiss, "pair_swiss", noted)
-    (r1,) = round_pair(event=ev, pod="open#flight-1", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open#flight-1", by=organiser, seed=1)
     assert r1.notes == ["flight note", UNPROVEN_NOTE]
 
 
 def test_P_SW_9_repair_adds_its_explanation_to_the_notes(event8, organiser):
-    (r1,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     play(r1, organiser)
-    (r2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     m = r1.matches.get(table=1)
     loser = m.seats.get(seat=2).registration
     services.result_correct(
@@ -116,13 +116,13 @@ def age_modified_two_day(by):
 def test_P_AGE_3_R_3_age_modified_two_day_keeps_pods_and_day_2_owp(organiser):
     ev = age_modified_two_day(organiser)
     pod = "junior+senior"
-    (r1,) = round_pair(event=ev, pod=pod, by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group=pod, by=organiser, seed=1)
     # Round 1: same division first (P-AGE-3): each table holds one division.
     for m in r1.matches.prefetch_related("seats__registration__division"):
         assert len({s.registration.division.code for s in m.seats.all()}) == 1
     play(r1, organiser)
-    (d2,) = round_pair(event=ev, pod=pod, by=organiser, seed=2)
-    assert (d2.pod, d2.phase, d2.number) == (pod, Phase.SWISS_DAY2, 2)
+    (d2,) = round_pair(event=ev, group=pod, by=organiser, seed=2)
+    assert (d2.group.key, d2.phase, d2.number) == (pod, Phase.SWISS_DAY2, 2)
     tables = list(d2.matches.order_by("table").prefetch_related("seats__registration__division"))
     # Day 2 stays division over record: the two 3-point players are of different
     # divisions, so each meets the 0-point player of their own division.

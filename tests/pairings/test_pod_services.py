@@ -8,13 +8,13 @@ import pytest
 from pairings.procedures import next_step
 from pairings.procedures.base import StepKind
 from pairings.procedures.pods import pod_players
-from pairings.services import pod_states, round_pair
+from pairings.services import group_states, round_pair
 from standings.services import division_swiss_order
 from tests.pod_factories import play, pod_event, seats
 from tournaments.errors import InvalidInput, PairingImpossible, ResultsMissing
 from tournaments.models import Outcome, Phase
+from tournaments.services import slip_enter
 from tournaments.services.pod_events import pod_cut_set
-from tournaments.services.pod_results import pod_slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def sizes(rnd):
 
 def test_MP_POD_1_22_players_make_four_pods_of_4_and_two_of_3_and_no_bye(organiser):
     event = pod_event(22, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     assert sizes(rnd) == [4, 4, 4, 4, 3, 3]
     assert not rnd.matches.filter(outcome=Outcome.BYE).exists()
     assert [m.table for m in rnd.matches.order_by("table")] == [1, 2, 3, 4, 5, 6]
@@ -36,18 +36,18 @@ def test_MP_POD_1_22_players_make_four_pods_of_4_and_two_of_3_and_no_bye(organis
 
 def test_MP_POD_1_pod_size_3_option_fills_pods_of_three(organiser):
     event = pod_event(8, by=organiser, pod_size=3)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=3)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=3)
     assert sizes(rnd) == [3, 3, 2]
 
 
 def test_MP_POD_2_nobody_sits_in_a_smaller_pod_twice(organiser):
     event = pod_event(22, by=organiser, rounds=2)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=5)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=5)
     small1 = {
         s.registration_id for m in r1.matches.all() if m.seats.count() == 3 for s in m.seats.all()
     }
     play(r1, organiser)
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=6)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=6)
     small2 = {
         s.registration_id for m in r2.matches.all() if m.seats.count() == 3 for s in m.seats.all()
     }
@@ -56,13 +56,13 @@ def test_MP_POD_2_nobody_sits_in_a_smaller_pod_twice(organiser):
 
 def test_MP_PAIR_1_second_round_is_top_to_bottom_without_previous_opponents(organiser):
     event = pod_event(16, by=organiser, rounds=2)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=7)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=7)
     play(r1, organiser)
     order = [str(r.pk) for r in division_swiss_order(event, event.divisions.get())]
-    players = {p.id: p for p in pod_players(event, "open")}
+    players = {p.id: p for p in pod_players(event, event.groups.get(key="open"))}
     assert [players[i].rank for i in order] == list(range(1, 17))  # standings order
     assert players[order[0]].match_points == 7
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=8)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=8)
     for m in r2.matches.all():
         ids = {str(s.registration_id) for s in m.seats.all()}
         for pid in ids:
@@ -75,9 +75,9 @@ def test_MP_PAIR_1_swapped_players_are_marked_paired_up_or_down(organiser):
     """Round 2 of 8 players: the four winners cannot all meet without repeats... they
     can (they never met); but the two round-1 pods must split: swaps are explained."""
     event = pod_event(8, by=organiser, rounds=2)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=9)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=9)
     play(r1, organiser)
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=10)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=10)
     marked = [m for m in r2.matches.all() if m.pair_down]
     assert marked and all("paired" in m.why for m in marked)
 
@@ -86,10 +86,10 @@ def test_MP_SEAT_1_swiss_seats_are_random_and_replayable_from_the_stored_seed(or
     from tournaments import services
 
     event = pod_event(12, by=organiser)
-    (ra,) = round_pair(event=event, pod="open", by=organiser, seed=11)
+    (ra,) = round_pair(event=event, group="open", by=organiser, seed=11)
     first = [[s.player.name for s in seats(m)] for m in ra.matches.order_by("table")]
     services.round_discard(round=ra, by=organiser)  # an appeal replays the stored seed (I-1)
-    (rb,) = round_pair(event=event, pod="open", by=organiser, seed=ra.seed)
+    (rb,) = round_pair(event=event, group="open", by=organiser, seed=ra.seed)
     again = [[s.player.name for s in seats(m)] for m in rb.matches.order_by("table")]
     assert ra.seed == 11 and first == again
     assert first != [sorted(t) for t in first]  # not registration order: shuffled
@@ -97,18 +97,18 @@ def test_MP_SEAT_1_swiss_seats_are_random_and_replayable_from_the_stored_seed(or
 
 def test_results_missing_refuses_the_next_pod_round(organiser):
     event = pod_event(8, by=organiser)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     from tournaments import services
 
     services.round_publish(round=r1, by=organiser)
     services.round_start(round=r1, by=organiser)
     with pytest.raises(ResultsMissing):
-        round_pair(event=event, pod="open", by=organiser)
+        round_pair(event=event, group="open", by=organiser)
 
 
 def _swiss(event, organiser, rounds):
     for n in range(1, rounds + 1):
-        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=n)
+        (rnd,) = round_pair(event=event, group="open", by=organiser, seed=n)
         play(rnd, organiser)
     return [str(r.pk) for r in division_swiss_order(event, event.divisions.get())]
 
@@ -116,8 +116,8 @@ def _swiss(event, organiser, rounds):
 def test_MP_SE_1_top_10_gives_byes_to_seeds_1_2_and_snakes_8_players_into_2_pods(organiser):
     event = pod_event(22, by=organiser, rounds=2, cut=10)
     order = _swiss(event, organiser, 2)
-    (semis,) = round_pair(event=event, pod="open", by=organiser)
-    assert (semis.phase, semis.pod) == (Phase.TOP_CUT, "open-top-cut")
+    (semis,) = round_pair(event=event, group="open", by=organiser)
+    assert (semis.phase, semis.group.key) == (Phase.TOP_CUT, "open-top-cut")
     byes = [str(seats(m)[0].pk) for m in semis.matches.filter(outcome=Outcome.BYE)]
     assert sorted(byes, key=order.index) == order[:2]
     tables = [
@@ -128,18 +128,18 @@ def test_MP_SE_1_top_10_gives_byes_to_seeds_1_2_and_snakes_8_players_into_2_pods
     step = next_step(event, "open-top-cut")
     assert step.kind == StepKind.WAIT
     play(semis, organiser, pick=3)  # the lowest seed wins each pod
-    (final,) = round_pair(event=event, pod="open-top-cut", by=organiser)
+    (final,) = round_pair(event=event, group="open-top-cut", by=organiser)
     final_seeds = [seed[str(r.pk)] for r in seats(final.matches.get())]
     assert final_seeds == [1, 2, 9, 10]  # seated by Swiss seed
     play(final, organiser, pick=2)
     with pytest.raises(PairingImpossible, match="finished"):
-        round_pair(event=event, pod="open-top-cut", by=organiser)
+        round_pair(event=event, group="open-top-cut", by=organiser)
 
 
 def test_MP_SE_2_a_drawn_cut_pod_is_won_by_the_best_seed_who_did_not_concede(organiser):
     event = pod_event(7, by=organiser, rounds=2, cut=7)
     order = _swiss(event, organiser, 2)
-    (first,) = round_pair(event=event, pod="open", by=organiser)
+    (first,) = round_pair(event=event, group="open", by=organiser)
     pod = first.matches.exclude(table=None).get()
     assert [str(r.pk) for r in seats(pod)] == order[3:7]
     from tournaments import services
@@ -147,8 +147,8 @@ def test_MP_SE_2_a_drawn_cut_pod_is_won_by_the_best_seed_who_did_not_concede(org
     services.round_publish(round=first, by=organiser)
     services.round_start(round=first, by=organiser)
     seed4 = seats(pod)[0]
-    pod_slip_enter(match=pod, conceded=[seed4.pk], by=organiser)  # seed 4 conceded: seed 5 goes on
-    (final,) = round_pair(event=event, pod="open-top-cut", by=organiser)
+    slip_enter(match=pod, conceded=[seed4.pk], by=organiser)  # seed 4 conceded: seed 5 goes on
+    (final,) = round_pair(event=event, group="open-top-cut", by=organiser)
     assert [str(r.pk) for r in seats(final.matches.get())] == order[:3] + [order[4]]
 
 
@@ -160,17 +160,17 @@ def test_MP_SE_1_cut_sizes_are_the_pod_sizes_only(organiser):
     assert event.divisions.get().cut == 4
 
 
-def test_pod_states_offer_the_pod_cut_after_swiss(organiser):
+def test_group_states_offer_the_pod_cut_after_swiss(organiser):
     event = pod_event(8, by=organiser, rounds=1, cut=4)
     _swiss(event, organiser, 1)
-    (state,) = pod_states(event)
+    (state,) = group_states(event)
     assert state.can_pair and "top 4" in state.next_action
 
 
 def test_MP_SEAT_1_top_cut_seats_follow_the_swiss_seed(organiser):
     event = pod_event(9, by=organiser, rounds=1, cut=4)
     order = _swiss(event, organiser, 1)
-    (final,) = round_pair(event=event, pod="open", by=organiser)
+    (final,) = round_pair(event=event, group="open", by=organiser)
     assert [str(r.pk) for r in seats(final.matches.get())] == order[:4]  # seat 1 = seed 1
 
 
@@ -185,12 +185,12 @@ def test_MP_SE_1_the_announced_cut_sizes_are_the_engines():
 def test_MP_SE_1_top_13_and_16_first_rounds(organiser, cut, byes, pods_played):
     event = pod_event(cut, by=organiser, rounds=1, cut=cut)
     order = _swiss(event, organiser, 1)
-    (first,) = round_pair(event=event, pod="open", by=organiser)
+    (first,) = round_pair(event=event, group="open", by=organiser)
     bye_ids = {str(seats(m)[0].pk) for m in first.matches.filter(outcome=Outcome.BYE)}
     assert bye_ids == set(order[:byes])
     assert first.matches.exclude(table=None).count() == pods_played
     play(first, organiser)
-    (final,) = round_pair(event=event, pod="open-top-cut", by=organiser)
+    (final,) = round_pair(event=event, group="open-top-cut", by=organiser)
     assert final.matches.get().seats.count() == 4
 
 
@@ -198,7 +198,7 @@ def test_MP_PAIR_1_round_1_tables_are_drawn_from_the_round_seed(organiser):
     event = pod_event(12, by=organiser)
     tables = []
     for seed in (21, 22):
-        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=seed)
+        (rnd,) = round_pair(event=event, group="open", by=organiser, seed=seed)
         tables.append(
             {frozenset(s.registration_id for s in m.seats.all()) for m in rnd.matches.all()}
         )

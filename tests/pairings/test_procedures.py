@@ -13,28 +13,31 @@ from pairings.procedures.base import StepKind
 from pairings.services import round_pair
 from tests import factories
 from tournaments import services
-from tournaments.models import Outcome
+from tournaments.models import Outcome, PairingGroup
 from tournaments.procedures import Stage, group_stages, groups_done, standalone_bracket
 
 
 @pytest.mark.parametrize(
-    ("ruleset", "structure", "day2", "pod", "expected"),
+    ("ruleset", "structure", "day2", "group", "expected"),
     [
-        ("pokemon", "swiss", 0, "open", ("swiss", "top-cut")),
-        ("pokemon", "swiss-top-cut", 0, "masters", ("swiss", "top-cut")),
-        ("pokemon", "swiss-top-cut", 3, "junior+senior", ("swiss", "day2", "top-cut")),
-        ("pokemon", "swiss-top-cut", 0, "masters#flight-2", ("swiss", "flights", "top-cut")),
-        ("pokemon", "swiss-top-cut", 2, "open#flight-1", ("swiss", "day2", "flights", "top-cut")),
-        ("pokemon", "swiss-top-cut", 2, "masters-top-cut", ("bracket",)),
-        ("mtg", "swiss-top-cut", 0, "open-top-cut", ("bracket",)),
-        ("pokemon", "single-elimination", 0, "open", ("single-elimination",)),
-        ("mtg-multiplayer", "swiss-top-cut", 0, "open", ("pod-swiss", "pod-cut")),
-        ("mtg-multiplayer", "swiss-top-cut", 0, "open-top-cut", ("pod-bracket",)),
+        ("pokemon", "swiss", 0, ("swiss", None), ("swiss", "top-cut")),
+        ("pokemon", "swiss-top-cut", 0, ("swiss", None), ("swiss", "top-cut")),
+        ("pokemon", "swiss-top-cut", 3, ("swiss", None), ("swiss", "day2", "top-cut")),
+        ("pokemon", "swiss-top-cut", 0, ("swiss", 2), ("swiss", "flights", "top-cut")),
+        ("pokemon", "swiss-top-cut", 2, ("swiss", 1), ("swiss", "day2", "flights", "top-cut")),
+        ("pokemon", "swiss-top-cut", 2, ("top-cut", None), ("bracket",)),
+        ("mtg", "swiss-top-cut", 0, ("top-cut", None), ("bracket",)),
+        ("pokemon", "single-elimination", 0, ("single-elimination", None), ("single-elimination",)),
+        ("mtg-multiplayer", "swiss-top-cut", 0, ("swiss", None), ("pod-swiss", "pod-cut")),
+        ("mtg-multiplayer", "swiss-top-cut", 0, ("top-cut", None), ("pod-bracket",)),
     ],
 )
-def test_each_pairing_group_plays_its_stages_in_order(ruleset, structure, day2, pod, expected):
+def test_each_pairing_group_plays_its_stages_in_order(ruleset, structure, day2, group, expected):
+    """The stages come from the group's fields (phase, flight), never from its key."""
     event = SimpleNamespace(ruleset=ruleset, structure=structure, day2_rounds=day2)
-    assert group_stages(event, pod) == tuple(Stage(s) for s in expected)
+    phase, flight = group
+    row = PairingGroup(key="any name at all", phase=phase, flight=flight)
+    assert group_stages(event, row) == tuple(Stage(s) for s in expected)
     assert standalone_bracket(event) == (structure == "single-elimination")
 
 
@@ -58,12 +61,12 @@ def test_the_step_names_the_stage_that_pairs_it_and_the_event_is_done_after_the_
     step = next_step(ev, "open")
     assert (step.kind, step.stage, step.number) == (StepKind.SWISS, Stage.SWISS, 1)
     assert (event_done(ev), groups_done(ev)) == (False, False)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     assert next_step(ev, "open").kind == StepKind.WAIT
     _play(r1, organiser)
     step = next_step(ev, "open")
     assert (step.kind, step.stage, step.number) == (StepKind.DAY2, Stage.DAY2, 2)
-    (d2,) = round_pair(event=ev, pod="open", by=organiser, seed=2)
+    (d2,) = round_pair(event=ev, group="open", by=organiser, seed=2)
     _play(d2, organiser)
     step = next_step(ev, "open")
     assert (step.kind, step.stage, step.message) == (

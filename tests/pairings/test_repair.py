@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def play_round_1(event, by):
-    (rnd,) = round_pair(event=event, pod="open", by=by, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=by, seed=1)
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.prefetch_related("seats"):
@@ -37,7 +37,7 @@ def tables(rnd):
 def corrected(event8, organiser):
     """Round 1 played, round 2 paired, then table 1 of round 1 flipped by a correction."""
     r1 = play_round_1(event8, organiser)
-    (r2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     m = r1.matches.get(table=1)
     loser = m.seats.get(seat=2).registration
     services.result_correct(

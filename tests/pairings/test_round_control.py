@@ -29,7 +29,7 @@ def test_P_SW_5_P_AGE_3_judge_sees_why_each_table_and_the_bye_were_paired(client
                 division=ev.divisions.get(code=code), by=organiser,
             )  # fmt: skip
     checkin_close(event=ev, by=organiser)
-    (rnd,) = round_pair(event=ev, pod=pod, by=organiser, seed=3)
+    (rnd,) = round_pair(event=ev, group=pod, by=organiser, seed=3)
     judge = factories.staff(ev, StaffRole.JUDGE)
     client.force_login(judge)
     page = client.get(reverse("staff:round_why", args=[ev.slug, rnd.pk])).content.decode()
@@ -39,22 +39,22 @@ def test_P_SW_5_P_AGE_3_judge_sees_why_each_table_and_the_bye_were_paired(client
 
 
 def test_P_POST_1_next_round_is_paired_only_after_every_result_is_in(organiser, event8):
-    (r1,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     with pytest.raises(RoundStateError, match="publish and start it"):
-        round_pair(event=event8, pod="open", by=organiser, seed=2)
+        round_pair(event=event8, group="open", by=organiser, seed=2)
     services.round_publish(round=r1, by=organiser)
     services.round_start(round=r1, by=organiser)
     with pytest.raises(ResultsMissing, match="4 result"):
-        round_pair(event=event8, pod="open", by=organiser, seed=2)
+        round_pair(event=event8, group="open", by=organiser, seed=2)
     for m in r1.matches.prefetch_related("seats"):
         winner = m.seats.first().registration
         services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
-    (r2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     assert r2.number == 2 and not r2.is_public  # posted only when published
 
 
 def test_P_POST_1_a_paired_round_is_not_public_until_published(client, organiser, event8):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     name = rnd.matches.first().seats.first().registration.player.name
     public = reverse("public:pairings", args=[event8.slug])
     assert name not in client.get(public).content.decode()

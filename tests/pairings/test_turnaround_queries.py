@@ -24,7 +24,7 @@ def _event_after_rounds(players: int, organiser):
     text = "\n".join(f"Player {i:04d},{5000 + i}" for i in range(players))
     services.registrations_add_csv(event=event, text=text, by=organiser)
     for _ in range(ROUNDS_PLAYED):
-        (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=7)
+        (rnd,) = round_pair(event=event, group="open", by=organiser, seed=7)
         services.round_publish(round=rnd, by=organiser)
         services.round_start(round=rnd, by=organiser)
         for m in rnd.matches.prefetch_related("seats__registration").order_by("table"):
@@ -48,7 +48,9 @@ def test_pairing_a_round_costs_the_same_queries_for_50_and_200_players():
     counts = {}
     for players in (50, 200):
         event = _event_after_rounds(players, organiser)
-        counts[players] = _queries(lambda ev=event: round_pair(event=ev, pod="open", by=organiser))
+        counts[players] = _queries(
+            lambda ev=event: round_pair(event=ev, group="open", by=organiser)
+        )
         assert event.rounds.get(number=ROUNDS_PLAYED + 1).matches.count() == players // 2
     assert counts[50] == counts[200], counts
     assert counts[200] <= 16, counts

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from standings.services import pod_standings
+from standings.services import group_standings
 from tournaments.formats.melee import melee_published_standings, melee_to_event_data
 from tournaments.formats.wer import wer_official_order
+from tournaments.groups import swiss_group
 from tournaments.models import Event
 from tournaments.services.imports import event_import
 
@@ -42,7 +43,7 @@ def test_R_7_wer_import_reproduces_the_official_final_order():
 def test_R_7_melee_events_reproduce_published_omw_ogw_and_rank(path):
     doc = json.loads(path.read_text())
     event = event_import(data=melee_to_event_data(doc), by=None)
-    ps = pod_standings(event, event.divisions.get().pod)
+    ps = group_standings(event, swiss_group(event.divisions.get()))
     regs = ps.registrations
     ours = {regs[line.player].external_id: line for line in ps.rows}
     published = melee_published_standings(doc)

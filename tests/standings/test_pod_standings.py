@@ -99,10 +99,10 @@ def test_import_refuses_a_conceded_winner(tmp_path):
 
 def test_MP_SE_1_top_4_final_places_the_winner_first_then_swiss_order(organiser):
     event = pod_event(9, by=organiser, rounds=1, cut=4)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=3)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=3)
     play(r1, organiser)
     swiss = [r["player"] for r in standings_data(event)["divisions"]["open"]]
-    (final,) = round_pair(event=event, pod="open", by=organiser)
+    (final,) = round_pair(event=event, group="open", by=organiser)
     play(final, organiser, pick=3)  # seed 4 wins the final
     rows = standings_data(event)["divisions"]["open"]
     winner = seats(final.matches.get())[3].external_id

@@ -22,7 +22,6 @@ from rulesets import RULESETS, get_ruleset
 from tests import factories
 from tournaments import services
 from tournaments.models import Match, Outcome, Round
-from tournaments.services.pod_results import pod_slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +39,7 @@ def _enter_results(rnd: Round, by) -> None:
     for m in Match.objects.filter(round=rnd, outcome=Outcome.PENDING).order_by("table"):
         seats = [s.registration for s in m.seats.select_related("registration").order_by("seat")]
         if ruleset.uses_pods:
-            pod_slip_enter(match=m, winner=seats[0], by=by)
+            services.slip_enter(match=m, winner=seats[0], by=by)
         elif ruleset.game_record:
             services.slip_enter(match=m, games=(2, 1, 0), by=by)
         else:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _play_round(event, by):
-    (rnd,) = round_pair(event=event, pod="open", by=by, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=by, seed=1)
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):

@@ -42,7 +42,7 @@ def test_R_4_R_8_import_wer_with_a_playoff_round_and_a_drop(tmp_path):
     event = Event.objects.get(slug=slug)
     assert event.options == {"mwp_floor": "0.33", "playoffs_in_tiebreakers": True}
     final = event.rounds.get(number=3)
-    assert final.phase == Phase.TOP_CUT and final.pod != "open"
+    assert final.phase == Phase.TOP_CUT and final.group.key != "open"
     assert final.matches.get().games == [2, 1, 0]
     rows = json.loads(run("standings", slug, "--json"))["divisions"]["open"]
     assert [r["player"] for r in rows] == ["c", "a", "b", "d"]  # the final decides 1st

@@ -13,24 +13,23 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pairings.adapters import swiss_players_for_pod
-from pairings.procedures import event_pods, next_step
+from pairings.adapters import swiss_players_for_group
+from pairings.procedures import event_group_keys, event_groups, next_step
 from pairings.procedures.base import StepKind
 from pairings.procedures.pods import pod_players
-from pairings.procedures.top_cut import cut_players, cut_seeds
+from pairings.procedures.top_cut import cut_players
 from pairings.services import round_pair
-from standings.se_standings import se_seeds
 from standings.services import standings_data
 from tournaments import services
 from tournaments.errors import MatchslipError
 from tournaments.formats.event_json import parse_event_json
 from tournaments.formats.tdf import parse_tdf
 from tournaments.formats.tdf_event import tdf_event_data
+from tournaments.groups import group_seeds
 from tournaments.models import Event, Outcome, Phase, Registration, Structure
 from tournaments.multiplayer import uses_pods
 from tournaments.services.exports import event_export
 from tournaments.services.imports import event_import
-from tournaments.services.pod_results import pod_slip_enter
 from tournaments.services.tdf_exports import event_tdf
 
 ELIMINATION = (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
@@ -50,7 +49,7 @@ def enter_results(rnd: Any, by: Any, rng: random.Random) -> None:
         if len(seats) < 2:
             continue
         if uses_pods(event):
-            pod_slip_enter(match=m, winner=rng.choice(seats), by=by)
+            services.slip_enter(match=m, winner=rng.choice(seats), by=by)
             continue
         draw = rules.allows_ties and not elimination and rng.random() < 0.15
         if rules.game_record:
@@ -73,10 +72,10 @@ def play_through(
     played = 0
     checkpoint(event)
     for _ in range(60):
-        ready = [p for p in event_pods(event) if next_step(event, p).can_pair]
+        ready = [p for p in event_group_keys(event) if next_step(event, p).can_pair]
         if not ready:
             return played
-        for rnd in round_pair(event=event, pod=ready[0], by=by, seed=rng.randrange(1 << 30)):
+        for rnd in round_pair(event=event, group=ready[0], by=by, seed=rng.randrange(1 << 30)):
             enter_results(rnd, by, rng)
             played += 1
         event.refresh_from_db()
@@ -156,10 +155,10 @@ def _rank_keys(event: Event) -> dict[str, tuple[Any, ...]]:
 def next_steps(event: Event) -> list[tuple[str, str, int, str, list[str]]]:
     """The dashboard's next step of every pairing group: kind, round, message, divisions."""
     out = []
-    for pod in event_pods(event):
-        step = next_step(event, pod)
+    for key in event_group_keys(event):
+        step = next_step(event, key)
         out.append(
-            (pod, str(step.kind), step.number, step.message, [d.code for d in step.divisions])
+            (key, str(step.kind), step.number, step.message, [d.code for d in step.divisions])
         )
     return out
 
@@ -171,12 +170,13 @@ def pairing_input(event: Event) -> dict[str, Any]:
     ext = _ext(event)
     keys = _rank_keys(event)
     out: dict[str, Any] = {}
-    for pod in event_pods(event):
-        step = next_step(event, pod)
+    for group in event_groups(event):
+        key = group.key
+        step = next_step(event, group)
         if not step.can_pair:
             continue
         if step.kind in (StepKind.SWISS, StepKind.DAY2) and uses_pods(event):
-            out[pod] = sorted(
+            out[key] = sorted(
                 (
                     ext[p.id],
                     p.match_points,
@@ -184,13 +184,13 @@ def pairing_input(event: Event) -> dict[str, Any]:
                     sorted(ext[o] for o in p.opponents),
                     p.small_pods,
                 )
-                for p in pod_players(event, pod)
+                for p in pod_players(event, group)
             )
         elif step.kind in (StepKind.SWISS, StepKind.DAY2):
             phases = (
                 (Phase.SWISS, Phase.SWISS_DAY2) if step.kind == StepKind.DAY2 else (Phase.SWISS,)
             )
-            out[pod] = sorted(
+            out[key] = sorted(
                 (
                     ext[p.id],
                     p.match_points,
@@ -198,7 +198,7 @@ def pairing_input(event: Event) -> dict[str, Any]:
                     p.had_bye,
                     p.division,
                 )
-                for p in swiss_players_for_pod(event, pod, phases)
+                for p in swiss_players_for_group(event, group, phases)
             )
         elif step.kind == StepKind.TOP_CUT and not uses_pods(event):
             cut = {}
@@ -208,13 +208,14 @@ def pairing_input(event: Event) -> dict[str, Any]:
                     cut[division.code] = [keys[r.external_id] for r in cut_players(event, division)]
                 except MatchslipError as e:
                     cut[division.code] = str(e)
-            out[pod] = cut
-        elif event.structure == Structure.SINGLE_ELIMINATION and not uses_pods(event):
-            out[pod] = sorted((ext[str(k)], v) for k, v in se_seeds(event, pod).items())
-        elif step.kind == StepKind.ELIMINATION and not uses_pods(event):
-            out[pod] = sorted((ext[str(k)], v) for k, v in cut_seeds(event, pod).items())
+            out[key] = cut
+        elif not uses_pods(event) and (
+            event.structure == Structure.SINGLE_ELIMINATION or step.kind == StepKind.ELIMINATION
+        ):
+            # the bracket's stored seeds (P-SE-1, P-TC-1)
+            out[key] = sorted((ext[str(k)], v) for k, v in group_seeds(group).items())
         else:
-            out[pod] = str(step.kind)
+            out[key] = str(step.kind)
     return out
 
 

@@ -17,6 +17,7 @@ from tournaments.models import (
     Division,
     Event,
     Match,
+    PairingGroup,
     PenaltyKind,
     PenaltyNote,
     Phase,
@@ -195,6 +196,7 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
         Round: rnd.pk,
         Match: rnd.matches.first().pk,
         PenaltyNote: PenaltyNote.objects.get().pk,
+        PairingGroup: rnd.group_id,
     }
     refused = []
     for model, field in _choices_fields():
@@ -212,7 +214,9 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
         "Event.self_report",
         "Event.status",
         "Event.structure",
+        "Match.kind",
         "Match.outcome",
+        "PairingGroup.phase",
         "PenaltyNote.kind",
         "Round.phase",
         "Round.status",

@@ -1,4 +1,4 @@
-"""One queued or running background run per event, kind and pod (the partial unique index
+"""One queued or running background run per event, kind and pairing group (the partial unique index
 ``run_one_active``); a second request finds the run already going, and a refusal never
 lingers beside a round that was paired."""
 
@@ -47,8 +47,8 @@ def queued_tasks(monkeypatch):
     return sent
 
 
-def pair(client, event, pod="open", **kwargs):
-    return client.post(reverse("staff:pair", args=[event.slug]), {"pod": pod}, **kwargs)
+def pair(client, event, group="open", **kwargs):
+    return client.post(reverse("staff:pair", args=[event.slug]), {"group": group}, **kwargs)
 
 
 def dashboard(client, event) -> str:
@@ -73,23 +73,23 @@ def play(rnd, by):
 
 
 def test_the_database_refuses_a_second_queued_or_running_run_of_one_pod(event8):
-    BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open", status=QUEUED)
+    BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open", status=QUEUED)
     for status in (QUEUED, RUNNING):
         with pytest.raises(IntegrityError), transaction.atomic():
-            BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open", status=status)
+            BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open", status=status)
 
 
 def test_one_active_run_is_allowed_per_kind_and_per_pod_and_again_once_done(event8, organiser):
-    first = BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open")
-    BackgroundRun.objects.create(event=event8, kind=STANDINGS, pod="open")
-    BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="masters", status=RUNNING)
+    first = BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open")
+    BackgroundRun.objects.create(event=event8, kind=STANDINGS, group="open")
+    BackgroundRun.objects.create(event=event8, kind=PAIRING, group="masters", status=RUNNING)
     other = factories.event(by=organiser, name="Other Cup")
-    BackgroundRun.objects.create(event=other, kind=PAIRING, pod="open")
+    BackgroundRun.objects.create(event=other, kind=PAIRING, group="open")
     BackgroundRun.objects.filter(pk=first.pk).update(status=DONE)
-    BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open", status=RUNNING)
+    BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open", status=RUNNING)
     for status in (DONE, FAILED, DONE):  # finished runs never conflict
-        BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open", status=status)
-    assert event8.runs.filter(kind=PAIRING, pod="open").count() == 5
+        BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open", status=status)
+    assert event8.runs.filter(kind=PAIRING, group="open").count() == 5
 
 
 # Requests: one run, one task.
@@ -98,8 +98,10 @@ def test_one_active_run_is_allowed_per_kind_and_per_pod_and_again_once_done(even
 def test_a_second_request_gets_the_run_already_going_and_queues_no_task(
     event8, organiser, queued_tasks
 ):
-    run, created = run_request(event_id=event8.pk, kind=PAIRING, pod="open", by=organiser, task="t")
-    again, created_again = run_request(event_id=event8.pk, kind=PAIRING, pod="open", task="t")
+    run, created = run_request(
+        event_id=event8.pk, kind=PAIRING, group="open", by=organiser, task="t"
+    )
+    again, created_again = run_request(event_id=event8.pk, kind=PAIRING, group="open", task="t")
     assert (created, created_again) == (True, False)
     assert again == run and again.requested_by == organiser
     assert queued_tasks == [("t", run.pk)]
@@ -110,12 +112,12 @@ def test_a_request_that_loses_the_race_to_the_index_takes_the_winners_run(
 ):
     """The other request inserted its run after this one looked: the insert fails inside a
     savepoint and the transaction goes on with the run already going."""
-    theirs = BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open")
+    theirs = BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open")
     looks = iter([None])
     real = runs.run_active
     monkeypatch.setattr(runs, "run_active", lambda *a: next(looks, None) or real(*a))
     with transaction.atomic():
-        run, created = run_request(event_id=event8.pk, kind=PAIRING, pod="open", task="t")
+        run, created = run_request(event_id=event8.pk, kind=PAIRING, group="open", task="t")
         assert BackgroundRun.objects.count() == 1  # the transaction is still usable
     assert (run, created) == (theirs, False)
     assert queued_tasks == []
@@ -133,7 +135,7 @@ def test_two_requests_at_the_same_moment_make_one_run_and_one_task(organiser, qu
     def request(name: str, hold: bool) -> None:
         try:
             with transaction.atomic():
-                results[name] = run_request(event_id=event.pk, kind=PAIRING, pod="open", task="t")
+                results[name] = run_request(event_id=event.pk, kind=PAIRING, group="open", task="t")
                 if hold:
                     inserted.set()
                     release.wait(10)
@@ -172,11 +174,11 @@ def _until_a_lock_is_awaited(seconds: float = 10) -> bool:
 
 
 def test_a_run_left_queued_too_long_is_failed_and_replaced(event8, queued_tasks):
-    stuck = BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open")
+    stuck = BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open")
     BackgroundRun.objects.filter(pk=stuck.pk).update(
         created_at=timezone.now() - dt.timedelta(minutes=20)
     )
-    run, created = run_request(event_id=event8.pk, kind=PAIRING, pod="open", task="t")
+    run, created = run_request(event_id=event8.pk, kind=PAIRING, group="open", task="t")
     stuck.refresh_from_db()
     assert created and run != stuck
     assert (stuck.status, stuck.error) == (FAILED, ABANDONED)
@@ -216,15 +218,15 @@ def test_a_second_click_while_the_first_run_is_queued_shows_that_run(
 
 
 def test_pairing_request_refuses_a_pod_whose_round_is_already_paired(event8, organiser):
-    round_pair(event=event8, pod="open", by=organiser, seed=1)
+    round_pair(event=event8, group="open", by=organiser, seed=1)
     with pytest.raises(RoundStateError, match="Round 1 is paired"):
-        pairing_request(event=event8, pod="open", by=organiser)
+        pairing_request(event=event8, group="open", by=organiser)
     assert not BackgroundRun.objects.exists()
 
 
 def test_a_queued_run_that_finds_its_round_paired_meanwhile_is_done_not_failed(event8, organiser):
-    run = BackgroundRun.objects.create(event=event8, kind=PAIRING, pod="open")
-    round_pair(event=event8, pod="open", by=organiser, seed=1)  # e.g. the pair command
+    run = BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open")
+    round_pair(event=event8, group="open", by=organiser, seed=1)  # e.g. the pair command
     pairing_run_execute(run.pk)
     run.refresh_from_db()
     assert (run.status, run.error, run.seed) == (DONE, "", None)
@@ -236,7 +238,7 @@ def test_a_failed_run_is_hidden_once_the_round_is_paired_by_a_later_run(
 ):
     rnd = factories.round_in_order(event8, by=organiser, status=RoundStatus.STARTED)
     with django_capture_on_commit_callbacks(execute=True):
-        pair(staff_client, event8)  # R-6: results missing, a failed run on the pod
+        pair(staff_client, event8)  # R-6: results missing, a failed run on the group
     assert "Round 1 still has 4 result(s) missing" in dashboard(staff_client, event8)
     win_first_seats(rnd, organiser)
     assert "run-failed" in dashboard(staff_client, event8)  # still the latest run
@@ -254,31 +256,31 @@ def test_a_failed_run_is_hidden_by_a_round_paired_after_it_without_a_run(
     staff_client, event8, organiser
 ):
     BackgroundRun.objects.create(
-        event=event8, kind=PAIRING, pod="open", status=FAILED, error="Worker lost."
+        event=event8, kind=PAIRING, group="open", status=FAILED, error="Worker lost."
     )
     assert "Pairing open failed: Worker lost." in dashboard(staff_client, event8)
-    round_pair(event=event8, pod="open", by=organiser, seed=1)  # the pair command
+    round_pair(event=event8, group="open", by=organiser, seed=1)  # the pair command
     assert "Worker lost." not in dashboard(staff_client, event8)
 
 
 def test_a_failure_in_another_pod_stays_shown(staff_client, organiser):
     event = factories.event_with_players(8, by=organiser, swiss_rounds=3, top_cut_size=4)
     BackgroundRun.objects.create(
-        event=event, kind=PAIRING, pod="elsewhere", status=FAILED, error="Worker lost."
+        event=event, kind=PAIRING, group="elsewhere", status=FAILED, error="Worker lost."
     )
-    round_pair(event=event, pod="open", by=organiser, seed=1)
+    round_pair(event=event, group="open", by=organiser, seed=1)
     assert list(pairing_runs_for_staff(event)) == ["elsewhere"]
 
 
 def test_a_top_cut_paired_after_a_failure_hides_it_on_its_swiss_pod(organiser):
     event = factories.event_with_players(8, by=organiser, swiss_rounds=1, top_cut_size=4)
-    play(round_pair(event=event, pod="open", by=organiser, seed=1)[0], organiser)
+    play(round_pair(event=event, group="open", by=organiser, seed=1)[0], organiser)
     failed = BackgroundRun.objects.create(
-        event=event, kind=PAIRING, pod="open", status=FAILED, error="Worker lost."
+        event=event, kind=PAIRING, group="open", status=FAILED, error="Worker lost."
     )
     assert pairing_runs_for_staff(event) == {"open": failed}
-    (cut,) = round_pair(event=event, pod="open", by=organiser)
-    assert cut.pod == "open-top-cut" and pairing_runs_for_staff(event) == {}
+    (cut,) = round_pair(event=event, group="open", by=organiser)
+    assert cut.group.key == "open-top-cut" and pairing_runs_for_staff(event) == {}
 
 
 # Standings: requests join the run going; one that changed results while it ran asks again.
@@ -337,4 +339,4 @@ def test_migration_0009_fails_older_duplicate_active_runs_before_adding_the_inde
     assert [statuses[i] for i in ids] == [FAILED, FAILED, QUEUED, QUEUED]
     assert "only one run per group" in BackgroundRun.objects.get(pk=ids[0]).error
     with pytest.raises(IntegrityError), transaction.atomic():
-        BackgroundRun.objects.create(event=event, kind=PAIRING, pod="open")
+        BackgroundRun.objects.create(event=event, kind=PAIRING, group="open")

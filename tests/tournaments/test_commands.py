@@ -127,7 +127,7 @@ def test_pair_command_pairs_and_is_refused_while_results_are_missing(tmp_path):
         "format": "matchslip.event.v1",
         "name": "Tiny",
         "ruleset": "pokemon",
-        "divisions": [{"code": "open", "pod": "open", "swiss_rounds": 3}],
+        "divisions": [{"code": "open", "group": "open", "swiss_rounds": 3}],
         "players": [{"id": f"p{i}", "name": f"P {i}"} for i in range(1, 6)],
     }
     path = tmp_path / "tiny.json"

@@ -59,7 +59,7 @@ def test_two_processes_entering_different_results_for_one_match_never_lose_an_up
     regs = list(event.registrations.order_by("pk"))
     rnd = services.round_create(
         event=event,
-        pod="open",
+        group=factories.group_row(event, "open"),
         number=1,
         phase=Phase.SWISS,
         by=organiser,

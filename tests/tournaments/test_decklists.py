@@ -50,7 +50,7 @@ def test_P_POST_5_random_deck_check_is_drawn_from_a_stored_seed_and_replays(orga
     ev = cp_event(organiser, 8)
     with pytest.raises(InvalidInput, match="once round 1 is paired"):
         services.deck_check_draw(event=ev, count=2, by=organiser)
-    round_pair(event=ev, pod="open", by=organiser, seed=3)
+    round_pair(event=ev, group="open", by=organiser, seed=3)
     dropped = ev.registrations.order_by("pk").first()
     services.registration_drop(registration=dropped, by=organiser)
     picked = services.deck_check_draw(event=ev, count=3, by=organiser, seed=42)
@@ -64,9 +64,9 @@ def test_P_POST_5_random_deck_check_is_drawn_from_a_stored_seed_and_replays(orga
 
 def test_P_POST_5_top_cut_warns_about_a_cut_player_without_a_deck_list(organiser):
     ev = cp_event(organiser, 8, swiss_rounds=1, top_cut_size=2)
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(r1, organiser)
-    (cut,) = round_pair(event=ev, pod="open", by=organiser)
+    (cut,) = round_pair(event=ev, group="open", by=organiser)
     first, second = (s.registration for s in cut.matches.get().seats.order_by("seat"))
     assert cut.phase == Phase.TOP_CUT
     assert cut.notes == [
@@ -75,7 +75,7 @@ def test_P_POST_5_top_cut_warns_about_a_cut_player_without_a_deck_list(organiser
     services.decklist_record(registration=first, by=organiser)
     services.decklist_record(registration=second, by=organiser)
     services.round_discard(round=cut, by=organiser)
-    (cut,) = round_pair(event=ev, pod="open", by=organiser)  # the same cut, lists in
+    (cut,) = round_pair(event=ev, group="open", by=organiser)  # the same cut, lists in
     assert cut.notes == []
 
 
@@ -114,7 +114,7 @@ def test_P_POST_5_dashboard_shows_the_cut_players_deck_lists_before_the_cut(clie
     client.force_login(organiser)
     dashboard = reverse("staff:dashboard", args=[ev.slug])
     assert 'id="cut-decklists"' not in client.get(dashboard).content.decode()  # Swiss first
-    (r1,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     play(r1, organiser)
     (first, second) = cut_players(ev, ev.divisions.get())
     services.decklist_record(registration=first, by=organiser)

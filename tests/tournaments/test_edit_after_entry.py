@@ -82,7 +82,7 @@ def test_P_AGE_1_a_new_birth_year_moves_the_division_until_round_1_is_paired(org
         "new": {"birth_year": 2012, "division": "senior"},
         "reason": "",
     }
-    factories.round_in_order(event, by=organiser, regs=regs[1:3], pod="masters")
+    factories.round_in_order(event, by=organiser, regs=regs[1:3], group="masters")
     with pytest.raises(InvalidInput, match="divisions are fixed once round 1 is paired"):
         services.player_update(registration=regs[1], by=organiser, birth_year=2012)
     # A year of the same division is still a plain fix.
@@ -231,7 +231,7 @@ def test_the_next_round_button_posts_the_pairing(staff_client, event8, organiser
     page = staff_client.get(reverse("staff:round", args=[event8.slug, rnd.pk])).content.decode()
     form = page[page.index('id="pair-next"') - 200 :]
     assert f'action="{reverse("staff:pair", args=[event8.slug])}"' in form[:400]
-    assert 'name="pod" value="open"' in form
+    assert 'name="group" value="open"' in form
 
 
 def test_home_page_line_without_date_does_not_start_with_a_dot(client, organiser):

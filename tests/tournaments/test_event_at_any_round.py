@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from pairings.procedures import event_pods, next_step
+from pairings.procedures import event_group_keys, event_groups, next_step
 from pairings.procedures.base import StepKind
 from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome
@@ -24,7 +24,9 @@ from tournaments.formats.event_json import parse_event_json
 from tournaments.formats.melee import melee_to_event_data
 from tournaments.formats.tdf import parse_tdf, player_division
 from tournaments.formats.tdf_event import tdf_event_data
-from tournaments.models import Event, EventStatus, Match
+from tournaments.groups import in_group
+from tournaments.messages import shown
+from tournaments.models import Event, EventStatus, GroupPhase, Match
 from tournaments.models import Outcome as MatchOutcome
 from tournaments.services.exports import event_export
 from tournaments.services.imports import event_import
@@ -104,14 +106,14 @@ def assert_valid_next_round(event: Event, doc: dict, paired: dict) -> None:
             for pid in m["players"]:
                 points[pid] += 3 if m["result"] in (pid, "bye") else int(m["result"] == "draw")
     matches = paired["matches"]
-    by_pod: dict[str, list[dict]] = defaultdict(list)
+    by_group: dict[str, list[dict]] = defaultdict(list)
     for m in matches:
-        by_pod[m.get("pod", "")].append(m)
-    for pod_matches in by_pod.values():
-        seated = [pid for m in pod_matches for pid in m["players"]]
+        by_group[m.get("group", "")].append(m)
+    for group_matches in by_group.values():
+        seated = [pid for m in group_matches for pid in m["players"]]
         assert len(seated) == len(set(seated))
         assert set(seated) <= active
-        for m in pod_matches:
+        for m in group_matches:
             if len(m["players"]) == 2:
                 a, b = m["players"]
                 assert b not in met[a], f"avoidable rematch {a} vs {b}"
@@ -121,15 +123,15 @@ def assert_valid_next_round(event: Event, doc: dict, paired: dict) -> None:
                 group = set(seated)
                 lowest = min(points[p] for p in group if p not in byes)
                 assert points[bye] == lowest
-    swiss_pods = [p for p in event_pods(event) if "top-cut" not in p]
-    for pod in swiss_pods:  # every active player of a paired pod is seated
+    swiss_groups = [g for g in event_groups(event) if g.phase == GroupPhase.SWISS]
+    for swiss in swiss_groups:  # every active player of a paired group is seated
         seated = {pid for m in matches for pid in m["players"]}
-        pod_players = {
+        group_players = {
             r.external_id
-            for r in event.registrations.filter(division__pod=pod)
+            for r in event.registrations.filter(in_group(swiss))
             if r.external_id in active
         }
-        assert pod_players <= seated or not (pod_players & seated)
+        assert group_players <= seated or not (group_players & seated)
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
@@ -148,13 +150,13 @@ def test_shared_tom_event_cut_after_each_swiss_round_imports_running_and_pairs(
     for division in ("masters", "senior", "junior"):
         order = [row["player"] for row in data["divisions"][division]]
         assert order == official_swiss_order(cup, division, k), division
-    steps = {p: next_step(event, p).kind for p in event_pods(event)}
+    steps = {p: next_step(event, p).kind for p in event_group_keys(event)}
     # Junior+Senior plays 4 Swiss rounds, Masters 5 (P-RT-1 for 11 and 18 players)
     assert steps == {
         "junior+senior": StepKind.SWISS if k < 4 else StepKind.TOP_CUT,
         "masters": StepKind.SWISS,
     }
-    out, _ = run("pair", slug, "--seed", "3", "--json", *(("--pod", "masters") if k == 4 else ()))
+    out, _ = run("pair", slug, "--seed", "3", "--json", *(("--group", "masters") if k == 4 else ()))
     paired = json.loads(out)
     assert paired["round"] == k + 1 and paired["phase"] == "swiss"
     assert_valid_next_round(event, doc, paired)
@@ -164,7 +166,7 @@ def test_shared_tom_event_cut_after_round_5_goes_on_to_the_top_cuts(cup, tom_doc
     """After round 5 Masters' Swiss is over (cut next) and Junior+Senior is in its cut."""
     event = event_import(data=parse_event_json(cut_after(tom_doc, 5)), by=None)
     assert event.status == EventStatus.TOP_CUT
-    steps = {p: next_step(event, p).kind for p in event_pods(event)}
+    steps = {p: next_step(event, p).kind for p in event_group_keys(event)}
     assert steps["masters"] == StepKind.TOP_CUT
     assert steps["senior-top-cut"] == StepKind.ELIMINATION
     masters = [r["player"] for r in standings_data(event)["divisions"]["masters"]]
@@ -302,7 +304,7 @@ def test_a_3_0_in_best_of_3_is_kept_with_a_warning_and_a_note(tmp_path: Path, cl
         "best-of-3 match)"
     )
     assert err == f"warning: {path}: {note}\n"
-    assert event.import_notes == [note]
+    assert [shown(n) for n in event.import_notes] == [note]  # stored language-neutrally
     match = Match.objects.get(
         round__event=event, round__number=1, seats__registration__external_id=p1
     )
@@ -316,6 +318,9 @@ def test_a_3_0_in_best_of_3_is_kept_with_a_warning_and_a_note(tmp_path: Path, cl
     client.force_login(organiser)
     page = client.get(f"/e/{event.slug}/staff/").content.decode()
     assert "Imported as recorded" in page and "game record 3-0-0 kept as recorded" in page
+    client.cookies["django_language"] = "es"
+    page = client.get(f"/e/{event.slug}/staff/").content.decode()
+    assert "registro de juegos 3-0-0 conservado tal como se registró" in page
 
 
 def test_live_slip_entry_still_refuses_a_3_0(tmp_path: Path, organiser):
@@ -324,7 +329,7 @@ def test_live_slip_entry_still_refuses_a_3_0(tmp_path: Path, organiser):
     from tournaments.errors import InvalidInput
 
     ev = factories.event_with_players(4, by=organiser, ruleset="mtg", swiss_rounds=3)
-    (rnd,) = round_pair(event=ev, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=ev, group="open", by=organiser, seed=1)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     with pytest.raises(InvalidInput, match="nobody wins more than 2 games"):

@@ -23,7 +23,12 @@ def bo3_round(ruleset="mtg", *, players=4, phase=Phase.SWISS, username="org"):
     if players % 2:
         tables.append((None, [regs[-1]], "bye"))
     rnd = services.round_create(
-        event=ev, pod="open", number=1, phase=phase, by=organiser, tables=tables
+        event=ev,
+        group=factories.group_row(ev, "open"),
+        number=1,
+        phase=phase,
+        by=organiser,
+        tables=tables,
     )
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)

@@ -52,7 +52,7 @@ def test_a_history_restore_of_the_round_timer_gets_the_whole_page(client, organi
 
 
 def test_a_history_restore_of_a_pairing_run_gets_the_whole_page(client, event8, organiser):
-    run = event8.runs.create(kind="pairing", pod="open")
+    run = event8.runs.create(kind="pairing", group="open")
     client.force_login(organiser)
     url = reverse("staff:run", args=[event8.slug, run.pk])
     restored = client.get(url, headers=RESTORE).content.decode()

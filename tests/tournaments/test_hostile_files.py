@@ -28,10 +28,12 @@ from tests import factories
 from tournaments.formats import checks
 from tournaments.models import (
     AuditEvent,
+    BackgroundRun,
     Division,
     Event,
     Match,
     MatchSeat,
+    PairingGroup,
     Player,
     Registration,
     Round,
@@ -546,8 +548,8 @@ def test_the_limits_are_the_model_fields():
     assert field(Player, "name").max_length == checks.NAME_LENGTH
     assert field(Player, "player_id").max_length == checks.PLAYER_ID_LENGTH
     assert field(Registration, "external_id").max_length == checks.EXTERNAL_ID_LENGTH
-    assert field(Division, "pod").max_length == checks.POD_LENGTH
-    assert field(Round, "pod").max_length == checks.POD_LENGTH
+    assert field(PairingGroup, "key").max_length == checks.POD_LENGTH
+    assert field(BackgroundRun, "group").max_length == checks.POD_LENGTH
     assert checks.MAX_ROUNDS <= checks.SMALLINT and checks.MAX_PLAYERS <= checks.SMALLINT
     assert field(Match, "table").get_internal_type() == "PositiveIntegerField"
     for model, name in [(Round, "number"), (Player, "birth_year"), (Division, "top_cut_size")]:

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from pairings.services import round_pair
 from standings.engine.multiplayer import points_per_win as engine_points_per_win
-from standings.services import pod_standings
+from standings.services import group_standings
+from tests.factories import group_row
 from tests.pod_factories import play, pod_event, seats
 from tournaments import services
 from tournaments.errors import InvalidInput
@@ -18,11 +19,7 @@ from tournaments.forms import EventForm
 from tournaments.models import AuditEvent, Outcome
 from tournaments.multiplayer import match_points_rule
 from tournaments.selectors.timer import timer_for_public
-from tournaments.services.pod_results import (
-    pod_intentional_draw_note,
-    pod_result_correct,
-    pod_slip_enter,
-)
+from tournaments.services import pod_intentional_draw_note, result_correct, slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -81,9 +78,9 @@ def test_P_RT_6_dashboard_heading_names_the_multiplayer_table(client, organiser,
 
 def _cut_round(organiser, players, cut):
     event = pod_event(players, by=organiser, rounds=1, cut=cut)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     play(r1, organiser)
-    (top,) = round_pair(event=event, pod="open", by=organiser)
+    (top,) = round_pair(event=event, group="open", by=organiser)
     return event, start(top, organiser)
 
 
@@ -116,7 +113,7 @@ def test_MP_TIME_1_the_final_is_never_timed_even_after_an_intentional_draw(organ
 
 def test_MP_TIME_1_intentional_draws_are_noted_only_in_a_running_top_cut(organiser):
     event = pod_event(8, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     start(rnd, organiser)
     with pytest.raises(Exception, match="top-cut"):
         pod_intentional_draw_note(match=rnd.matches.get(table=1), by=organiser)
@@ -132,51 +129,53 @@ def test_MP_PTS_1_page_points_follow_the_standings_strategy(size):
 
 def test_MP_PTS_1_round_page_points_use_pod_size_3_and_skip_conceded_draws(client, organiser):
     event = pod_event(6, by=organiser, rounds=2, pod_size=3)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=5)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=5)
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
     winner = seats(t1)[0]
-    pod_slip_enter(match=t1, winner=winner, by=organiser)
+    slip_enter(match=t1, winner=winner, by=organiser)
     b = seats(t2)
-    pod_slip_enter(match=t2, conceded=[b[0].pk], by=organiser)
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=6)
+    slip_enter(match=t2, conceded=[b[0].pk], by=organiser)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=6)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{r2.pk}/").content.decode()
     assert f"{winner.player.name}</span> <small>1-0-0 · 5 pts</small>" in html
     assert f"{b[0].player.name}</span> <small>0-1-0 · 0 pts</small>" in html
     assert f"{b[1].player.name}</span> <small>0-0-1 · 1 pt</small>" in html
-    rows = {r.player: r.match_points for r in pod_standings(event, "open").rows}
+    rows = {r.player: r.match_points for r in group_standings(event, group_row(event, "open")).rows}
     assert rows[str(winner.pk)] == 5 and rows[str(b[0].pk)] == 0
 
 
 def test_P_LATE_1_late_entry_losses_count_as_rounds_played_with_no_points(organiser):
     event = pod_event(8, by=organiser, rounds=3)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     play(r1, organiser)
     late = services.registration_add(event=event, name="Late Larry", by=organiser)
     assert late.seats.get().match.outcome == Outcome.LOSS
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     start(r2, organiser)
     m = r2.matches.get(seats__registration=late)
-    pod_slip_enter(match=m, winner=late, by=organiser)
+    slip_enter(match=m, winner=late, by=organiser)
     for other in r2.matches.exclude(pk=m.pk):
-        pod_slip_enter(match=other, winner=seats(other)[0], by=organiser)
-    line = next(r for r in pod_standings(event, "open").rows if r.player == str(late.pk))
+        slip_enter(match=other, winner=seats(other)[0], by=organiser)
+    line = next(
+        r for r in group_standings(event, group_row(event, "open")).rows if r.player == str(late.pk)
+    )
     assert line.record == "1-1-0" and line.match_points == 7
     assert line.tiebreakers["mwp"] == 0.5  # 7 ÷ (2 matches × 7): the late loss counts
 
 
 def test_P_SW_9_a_correction_of_who_conceded_marks_later_pods(organiser):
     event = pod_event(8, by=organiser, rounds=3)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
-    pod_slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
-    m = pod_slip_enter(match=t2, by=organiser)  # a draw shared by all four
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=2)
+    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    m = slip_enter(match=t2, by=organiser)  # a draw shared by all four
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     conceder = seats(t2)[2]
     m.refresh_from_db()
-    pod_result_correct(
+    result_correct(
         match=m,
         winner=None,
         conceded=[conceder.pk],
@@ -191,17 +190,15 @@ def test_P_SW_9_a_correction_of_who_conceded_marks_later_pods(organiser):
 
 def test_P_SW_9_a_marked_pod_round_is_paired_again_from_the_corrected_standings(client, organiser):
     event = pod_event(8, by=organiser, rounds=3)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
-    m = pod_slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
-    pod_slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=2)
+    m = slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     m.refresh_from_db()
     new_winner = seats(t1)[1]
-    pod_result_correct(
-        match=m, winner=new_winner, version=m.version, reason="wrong seat", by=organiser
-    )
+    result_correct(match=m, winner=new_winner, version=m.version, reason="wrong seat", by=organiser)
     client.force_login(organiser)
     url = f"/e/{event.slug}/staff/rounds/{r2.pk}/repair/"
     assert "Pair round 2 again" in client.get(url).content.decode()

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def published(organiser):
     event = pod_event(7, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=12)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=12)
     services.round_publish(round=rnd, by=organiser)
     return event, rnd
 

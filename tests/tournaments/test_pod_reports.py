@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 
 from pairings.services import round_pair
-from standings.services import pod_standings
+from standings.services import group_standings
+from tests.factories import group_row
 from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict
 from tournaments.models import AuditEvent, Outcome, SelfReportMode
 from tournaments.selectors.reports import disputes_for_staff
-from tournaments.services.pod_reports import pod_dispute_resolve, pod_report_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -22,21 +22,36 @@ pytestmark = pytest.mark.django_db
 def pod(organiser):
     """An 8-player pod event whose round 1 is started; returns (event, round, table 1)."""
     event = pod_event(8, by=organiser, rounds=2)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=3)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=3)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     return event, rnd, rnd.matches.get(table=1)
 
 
+def report_submit(match, registration, winner=None, conceded=False):
+    """A pod report through the one report service: the winner, or a draw and whether
+    the player themself conceded (their own id in ``conceded``, MP-PTS-1)."""
+    return services.report_submit(
+        match=match,
+        registration=registration,
+        winner=winner,
+        conceded=[registration.pk] if conceded else [],
+    )
+
+
+def dispute_resolve(match, winner, reason, by):
+    return services.dispute_resolve(match=match, winner=winner, reason=reason, by=by)
+
+
 def report_all(match, winner=None, conceded=()):
-    return [
-        pod_report_submit(match=match, registration=r, winner=winner, conceded=r in conceded)
-        for r in seats(match)
-    ]
+    return [report_submit(match, r, winner, conceded=r in conceded) for r in seats(match)]
 
 
 def points(event):
-    return {line.player: line.match_points for line in pod_standings(event, "open").rows}
+    return {
+        line.player: line.match_points
+        for line in group_standings(event, group_row(event, "open")).rows
+    }
 
 
 def test_MP_PTS_1_every_player_agreeing_on_the_winner_records_the_pod(pod):
@@ -62,11 +77,11 @@ def test_MP_PTS_1_agreed_draw_gives_no_point_to_the_player_who_said_they_concede
 def test_MP_PTS_1_a_different_report_sends_the_pod_to_the_disputes_queue(organiser, pod):
     event, rnd, m = pod
     a = seats(m)
-    pod_report_submit(match=m, registration=a[0], winner=a[0])
-    assert pod_report_submit(match=m, registration=a[1], winner=a[1]) == "disputed"
+    report_submit(m, a[0], winner=a[0])
+    assert report_submit(m, a[1], winner=a[1]) == "disputed"
     (item,) = disputes_for_staff(event)
     assert item.match.id == m.pk and item.summary.state == "disputed"
-    pod_dispute_resolve(match=m, winner=a[1], reason="Judge saw the last turn", by=organiser)
+    dispute_resolve(m, winner=a[1], reason="Judge saw the last turn", by=organiser)
     m.refresh_from_db()
     assert m.winner_id == a[1].pk
     override = AuditEvent.objects.get(action="report.override", object_id=str(m.pk))
@@ -77,7 +92,7 @@ def test_MP_PTS_1_a_different_report_sends_the_pod_to_the_disputes_queue(organis
 def test_pod_dispute_needs_a_reason(organiser, pod):
     _, _, m = pod
     with pytest.raises(InvalidInput, match="reason"):
-        pod_dispute_resolve(match=m, winner=None, reason=" ", by=organiser)
+        dispute_resolve(m, winner=None, reason=" ", by=organiser)
 
 
 def test_pod_reports_are_held_for_a_staff_click_when_the_event_says_so(organiser, pod):
@@ -90,8 +105,8 @@ def test_pod_reports_are_held_for_a_staff_click_when_the_event_says_so(organiser
     assert m.outcome == Outcome.PENDING
     assert [i.summary.state for i in disputes_for_staff(event)] == ["held"]
     with pytest.raises(ResultConflict, match="ask a judge"):
-        pod_report_submit(match=m, registration=a[0], winner=a[0])
-    services.report_accept(match=m, by=organiser)  # routes pods to pod_report_accept
+        report_submit(m, a[0], winner=a[0])
+    services.report_accept(match=m, by=organiser)  # one service for matches and pods
     m.refresh_from_db()
     assert m.winner_id == a[2].pk
 
@@ -99,9 +114,9 @@ def test_pod_reports_are_held_for_a_staff_click_when_the_event_says_so(organiser
 def test_a_player_changes_their_pod_report_until_everyone_agrees(pod):
     _, _, m = pod
     a = seats(m)
-    pod_report_submit(match=m, registration=a[0], winner=a[3])
-    assert pod_report_submit(match=m, registration=a[0], winner=a[3]) == "waiting"  # resent
-    assert pod_report_submit(match=m, registration=a[0], winner=None) == "waiting"
+    report_submit(m, a[0], winner=a[3])
+    assert report_submit(m, a[0], winner=a[3]) == "waiting"  # resent
+    assert report_submit(m, a[0], winner=None) == "waiting"
     assert AuditEvent.objects.filter(action="report.change", object_id=str(m.pk)).count() == 1
 
 
@@ -109,23 +124,21 @@ def test_pod_reports_refuse_impossible_or_late_reports(organiser, pod):
     event, _, m = pod
     a = seats(m)
     with pytest.raises(InvalidInput, match="cannot win the pod and concede"):
-        pod_report_submit(match=m, registration=a[0], winner=a[0], conceded=True)
+        report_submit(m, a[0], a[0], conceded=True)
     report_all(m, winner=a[0])
     with pytest.raises(ResultConflict, match="recorded as"):
-        pod_report_submit(match=m, registration=a[1], winner=a[1])
+        report_submit(m, a[1], winner=a[1])
     event.self_report = SelfReportMode.OFF
     event.save(update_fields=["self_report"])
     with pytest.raises(InvalidInput, match="do not report"):
-        pod_report_submit(match=m, registration=a[1], winner=a[0])
+        report_submit(m, a[1], winner=a[0])
 
 
 def test_staff_slip_overrides_pending_pod_reports(organiser, pod):
-    from tournaments.services.pod_results import pod_slip_enter
-
     _, _, m = pod
     a = seats(m)
-    pod_report_submit(match=m, registration=a[0], winner=a[0])
-    pod_slip_enter(match=m, winner=a[3], by=organiser)
+    report_submit(m, a[0], winner=a[0])
+    services.slip_enter(match=m, winner=a[3], by=organiser)
     assert AuditEvent.objects.filter(action="report.override", object_id=str(m.pk)).exists()
 
 
@@ -151,11 +164,11 @@ def test_private_link_shows_pod_buttons_and_takes_a_report(client, pod):
 def test_disputes_page_offers_a_pod_decision(client, organiser, pod):
     event, _, m = pod
     a = seats(m)
-    pod_report_submit(match=m, registration=a[0], winner=a[0])
-    pod_report_submit(match=m, registration=a[1], winner=None)
+    report_submit(m, a[0], winner=a[0])
+    report_submit(m, a[1], winner=None)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/disputes/").content.decode()
-    url = f"/e/{event.slug}/staff/matches/{m.pk}/pod-dispute/"
+    url = f"/e/{event.slug}/staff/matches/{m.pk}/resolve/"  # every table's decision
     assert f'action="{url}"' in html and "says they conceded" not in html
     response = client.post(
         url,
@@ -169,7 +182,7 @@ def test_disputes_page_offers_a_pod_decision(client, organiser, pod):
 def test_round_page_shows_each_pod_players_reports(client, organiser, pod):
     event, rnd, m = pod
     a = seats(m)
-    pod_report_submit(match=m, registration=a[0], winner=None, conceded=True)
+    report_submit(m, a[0], None, conceded=True)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{rnd.pk}/").content.decode()
     assert f"{a[0].player.name} says Draw (conceded)" in html  # pods call it a draw

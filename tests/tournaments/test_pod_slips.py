@@ -9,13 +9,13 @@ from pairings.services import round_pair
 from rulesets.mtg_multiplayer import pod_results
 from standings.adapters import match_records
 from standings.engine.multiplayer import game_points
-from standings.services import pod_standings
+from standings.services import group_standings
 from tests import factories
 from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict, RoundStateError
 from tournaments.models import AuditEvent, BackgroundRun, Outcome, RoundStatus
-from tournaments.services.pod_results import pod_slip_enter
+from tournaments.services import slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,14 @@ pytestmark = pytest.mark.django_db
 def pod_round(organiser):
     """An 8-player pod event (two pods of 4) whose round 1 is started."""
     event = pod_event(8, by=organiser, rounds=2)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=2)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=2)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     return event, rnd
 
 
 def points(event):
-    lines = pod_standings(event, "open").rows
+    lines = group_standings(event, factories.group_row(event, "open")).rows
     return {line.player: line.match_points for line in lines}
 
 
@@ -39,9 +39,9 @@ def test_MP_PTS_1_win_is_seven_points_and_a_draw_skips_conceded_players(organise
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     a = seats(t1)
-    pod_slip_enter(match=t1, winner=a[2], by=organiser)
+    slip_enter(match=t1, winner=a[2], by=organiser)
     b = seats(t2)
-    pod_slip_enter(match=t2, conceded=[b[0].pk], by=organiser)  # a draw; seat 1 conceded
+    slip_enter(match=t2, conceded=[b[0].pk], by=organiser)  # a draw; seat 1 conceded
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
     assert BackgroundRun.objects.filter(event=event, kind=BackgroundRun.Kind.STANDINGS).exists()
@@ -53,13 +53,13 @@ def test_MP_PTS_1_win_is_seven_points_and_a_draw_skips_conceded_players(organise
 
 def test_MP_PTS_1_win_in_a_smaller_pod_is_still_2n_minus_1(organiser):
     event = pod_event(7, by=organiser)  # pods of 4 and 3
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=4)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=4)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     small = rnd.matches.get(table=2)
     assert small.seats.count() == 3
-    pod_slip_enter(match=small, winner=seats(small)[0], by=organiser)
-    pod_slip_enter(
+    slip_enter(match=small, winner=seats(small)[0], by=organiser)
+    slip_enter(
         match=rnd.matches.get(table=1), winner=seats(rnd.matches.get(table=1))[0], by=organiser
     )
     assert points(event)[str(seats(small)[0].pk)] == 7
@@ -68,9 +68,9 @@ def test_MP_PTS_1_win_in_a_smaller_pod_is_still_2n_minus_1(organiser):
 def test_MP_PTS_2_game_points_from_the_recorded_pods(organiser, pod_round):
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
-    pod_slip_enter(match=t1, winner=seats(t1)[1], by=organiser)
-    pod_slip_enter(match=t2, conceded=[seats(t2)[3].pk], by=organiser)
-    results = {r.players: r for r in pod_results(match_records(event, "open"))}
+    slip_enter(match=t1, winner=seats(t1)[1], by=organiser)
+    slip_enter(match=t2, conceded=[seats(t2)[3].pk], by=organiser)
+    results = {r.players: r for r in pod_results(match_records(factories.group_row(event, "open")))}
     r1 = next(r for r in results.values() if r.winner is not None)
     r2 = next(r for r in results.values() if r.winner is None)
     assert game_points(r1, r1.winner) == 7
@@ -81,32 +81,32 @@ def test_pod_slip_rules_refuse_impossible_results(organiser, pod_round):
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     with pytest.raises(InvalidInput, match="one of the players"):
-        pod_slip_enter(match=t1, winner=seats(t2)[0], by=organiser)
+        slip_enter(match=t1, winner=seats(t2)[0], by=organiser)
     with pytest.raises(InvalidInput, match="conceded cannot win"):
-        pod_slip_enter(match=t1, winner=seats(t1)[0], conceded=[seats(t1)[0].pk], by=organiser)
+        slip_enter(match=t1, winner=seats(t1)[0], conceded=[seats(t1)[0].pk], by=organiser)
     with pytest.raises(InvalidInput, match="nobody is left"):
-        pod_slip_enter(match=t1, conceded=[r.pk for r in seats(t1)], by=organiser)
+        slip_enter(match=t1, conceded=[r.pk for r in seats(t1)], by=organiser)
 
 
 def test_stale_pod_slip_conflicts_and_a_resent_one_changes_nothing(organiser, pod_round):
     _, rnd = pod_round
     t1 = rnd.matches.get(table=1)
     a = seats(t1)
-    pod_slip_enter(match=t1, winner=a[0], version=0, by=organiser)
-    pod_slip_enter(match=t1, winner=a[0], version=0, by=organiser)  # double click
+    slip_enter(match=t1, winner=a[0], version=0, by=organiser)
+    slip_enter(match=t1, winner=a[0], version=0, by=organiser)  # double click
     t1.refresh_from_db()
     assert t1.version == 1
     with pytest.raises(ResultConflict, match="just recorded as Player"):
-        pod_slip_enter(match=t1, winner=a[1], version=0, by=organiser)
+        slip_enter(match=t1, winner=a[1], version=0, by=organiser)
     assert AuditEvent.objects.filter(action="result.enter", object_id=str(t1.pk)).count() == 1
 
 
 def test_pod_slip_waits_for_the_round_to_start(organiser):
     event = pod_event(8, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     t1 = rnd.matches.get(table=1)
     with pytest.raises(RoundStateError):
-        pod_slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+        slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
 
 
 # --- the staff round page ---------------------------------------------------------------
@@ -163,14 +163,14 @@ def test_judge_corrects_a_pod_with_a_reason_and_later_pods_are_marked(client, or
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     a = seats(t1)
-    pod_slip_enter(match=t1, winner=a[0], by=organiser)
-    pod_slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
-    (r2,) = round_pair(event=event, pod="open", by=organiser, seed=3)
+    slip_enter(match=t1, winner=a[0], by=organiser)
+    slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
+    (r2,) = round_pair(event=event, group="open", by=organiser, seed=3)
     judge = factories.staff(event, StaffRole.JUDGE)
     client.force_login(judge)
     page = client.get(f"/e/{event.slug}/staff/corrections/?round={rnd.pk}").content.decode()
-    assert f"/staff/matches/{t1.pk}/pod-correct/" in page
-    url = f"/e/{event.slug}/staff/matches/{t1.pk}/pod-correct/"
+    url = f"/e/{event.slug}/staff/matches/{t1.pk}/correct/"  # every table's correction
+    assert f'action="{url}"' in page and 'name="conceded"' in page
     data = {"winner": "draw", "conceded": [a[3].pk], "version": 1, "reason": "slip misread"}
     assert client.post(url, data).status_code == 302
     t1.refresh_from_db()
@@ -181,21 +181,17 @@ def test_judge_corrects_a_pod_with_a_reason_and_later_pods_are_marked(client, or
 
 
 def test_pod_correction_needs_a_reason(organiser, pod_round):
-    from tournaments.services.pod_results import pod_result_correct
-
     _, rnd = pod_round
     t1 = rnd.matches.get(table=1)
-    pod_slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
     with pytest.raises(InvalidInput, match="reason"):
-        pod_result_correct(match=t1, winner=seats(t1)[1], reason=" ", by=organiser)
+        services.result_correct(match=t1, winner=seats(t1)[1], reason=" ", by=organiser)
 
 
 def test_intentional_draw_note_only_in_a_running_top_cut(organiser, pod_round):
-    from tournaments.services.pod_results import pod_intentional_draw_note
-
     _, rnd = pod_round
     with pytest.raises(RoundStateError, match="top-cut"):
-        pod_intentional_draw_note(match=rnd.matches.get(table=1), by=organiser)
+        services.pod_intentional_draw_note(match=rnd.matches.get(table=1), by=organiser)
 
 
 def test_player_page_shows_the_pod_in_seat_order(client, pod_round):

@@ -13,7 +13,7 @@ from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.clock import RoundTimes, clock_text, round_clock
 from tournaments.selectors import divisions_for_event
-from tournaments.services.pod_results import pod_intentional_draw_note, pod_slip_enter
+from tournaments.services import pod_intentional_draw_note, slip_enter
 
 START = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.UTC)
 PODS = get_ruleset("mtg-multiplayer")
@@ -73,13 +73,13 @@ def test_P_RT_6_dashboard_recommendation_of_a_pod_event(organiser):
 @pytest.mark.django_db
 def test_MP_TIME_1_timer_page_shows_the_server_clock_pods_playing_and_a_qr(client, organiser):
     event = pod_event(8, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     rnd.started_at = timezone.now() - dt.timedelta(minutes=20, seconds=5)
     rnd.save(update_fields=["started_at"])
     t1 = rnd.matches.get(table=1)
-    pod_slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
     html = client.get(f"/e/{event.slug}/timer/").content.decode()
     assert "Round 1" in html and ">59:5" in html  # 80 − 20:05 = 59:55, by the server's clock
     assert "Still playing: table <strong>2</strong>" in html
@@ -91,12 +91,12 @@ def test_MP_TIME_1_timer_page_shows_the_server_clock_pods_playing_and_a_qr(clien
 @pytest.mark.django_db
 def test_MP_TIME_1_intentional_draw_starts_the_150_minute_limit_in_the_top_cut(client, organiser):
     event = pod_event(7, by=organiser, rounds=1, cut=7)
-    (r1,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     services.round_publish(round=r1, by=organiser)
     services.round_start(round=r1, by=organiser)
     for m in r1.matches.all():
-        pod_slip_enter(match=m, winner=seats(m)[0], by=organiser)
-    (cut,) = round_pair(event=event, pod="open", by=organiser)
+        slip_enter(match=m, winner=seats(m)[0], by=organiser)
+    (cut,) = round_pair(event=event, group="open", by=organiser)
     services.round_publish(round=cut, by=organiser)
     services.round_start(round=cut, by=organiser)
     assert "Untimed (top cut)" in client.get(f"/e/{event.slug}/timer/").content.decode()
@@ -108,7 +108,7 @@ def test_MP_TIME_1_intentional_draw_starts_the_150_minute_limit_in_the_top_cut(c
 @pytest.mark.django_db
 def test_timer_page_is_linked_from_the_pod_round_page(client, organiser):
     event = pod_event(8, by=organiser)
-    (rnd,) = round_pair(event=event, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{rnd.pk}/").content.decode()
     assert f'href="/e/{event.slug}/timer/"' in html

@@ -1,7 +1,8 @@
 """Public pages as prebuilt responses (issue 12, part 1): the pairings (by table, by
 name) and standings pages are built once per change as stored bytes with an ETag and
 served without a query; "Find my table" and a player's own table answer in a few hundred
-bytes; with Redis down every page still renders from PostgreSQL."""
+bytes; with Redis down every page still renders from PostgreSQL. Every language is
+prebuilt (issue 13): a Spanish visitor gets the Spanish copy the same way."""
 
 from __future__ import annotations
 
@@ -9,13 +10,21 @@ import gzip
 
 import pytest
 from celery import current_app
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests import factories
 from tests.tournaments.test_faults import cache_on, redis_server  # noqa: F401 - fixtures
 from tournaments import public_pages, services
 from tournaments.models import Outcome, Round, RoundStatus
 from tournaments.public_pages import public_pages_forget
+from tournaments.selectors import (
+    current_public_rounds,
+    seats_for_public,
+    views_in_language,
+)
 
 HX = {"HX-Request": "true"}
 RESTORE = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
@@ -195,7 +204,9 @@ def test_a_page_missing_from_the_cache_renders_and_is_built_for_the_next_request
     client, event8, round2, django_assert_num_queries, django_assert_max_num_queries
 ):
     public_pages_forget(event8.slug)
-    with django_assert_max_num_queries(40):
+    # The render, then the build: the tables read once, and each page view's own few
+    # queries (event, current rounds, snapshot) in each of the two languages.
+    with django_assert_max_num_queries(60):
         rendered = client.get(_url(event8))
     with django_assert_num_queries(0):
         prebuilt = client.get(_url(event8))
@@ -253,7 +264,7 @@ def test_a_publish_sends_one_build_to_the_worker_and_serves_postgresql_meanwhile
     # What the worker then runs makes the pages current.
     built = public_pages.public_pages_build(*sent_builds[0])
     assert built is not None and public_pages.pointer(event8.slug) == built
-    assert client.get(_url(event8))["ETag"] == built.etags["pairings-table:page:plain"]
+    assert client.get(_url(event8))["ETag"] == built.etag("en", "pairings-table", "page", "plain")
 
 
 def test_the_slip_that_completes_a_round_leaves_the_build_to_the_standings_run(
@@ -343,3 +354,129 @@ def test_a_build_that_points_just_as_a_change_commits_withdraws_its_pages(
     monkeypatch.setattr(public_pages, "_current", real)
     current = public_pages.public_pages_build(*sent_builds[-1])
     assert current is not None and public_pages.pointer(event8.slug) == current
+
+
+# --- every language prebuilt (issue 13) ------------------------------------------------
+
+
+def _spanish(how: str) -> tuple[Client, dict[str, str]]:
+    """A client and headers that ask for Spanish by the switcher's cookie or the browser."""
+    if how == "cookie":
+        client = Client()
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+        return client, {}
+    return Client(), {"Accept-Language": "es"}
+
+
+@pytest.mark.parametrize("how", ["cookie", "accept-language"])
+@pytest.mark.parametrize(("name", "params"), PAGES)
+def test_a_spanish_visitor_gets_the_prebuilt_spanish_page_without_a_query(
+    event8, round2, how, name, params, django_assert_num_queries
+):
+    url = _url(event8, name, params)
+    english = Client().get(url)
+    spanish, headers = _spanish(how)
+    with django_assert_num_queries(0):
+        page = spanish.get(url, headers=headers)
+        fragment = spanish.get(url, headers={**headers, **HX})
+        zipped = spanish.get(url, headers={**headers, "Accept-Encoding": "gzip"})
+        again = spanish.get(url, headers={**headers, "If-None-Match": page["ETag"]})
+    assert page.status_code == fragment.status_code == zipped.status_code == 200
+    body = page.content.decode()
+    assert '<html lang="es">' in body and "Player 001" in body
+    assert "Actualizado <time" in body and "Updated" not in body
+    assert ("Clasificación" if name == "public:standings" else "Buscar mi mesa") in body
+    assert fragment.content.decode().lstrip().startswith('<section id="live"')
+    assert "Actualizado" in fragment.content.decode()
+    assert gzip.decompress(zipped.content) == page.content
+    # Its own ETags, none of them English; its own ETag revalidates, the English one not.
+    spanish_etags = {page["ETag"], fragment["ETag"], zipped["ETag"]}
+    assert len(spanish_etags) == 3 and english["ETag"] not in spanish_etags
+    assert again.status_code == 304 and again["ETag"] == page["ETag"]
+    stale = spanish.get(url, headers={**headers, "If-None-Match": english["ETag"]})
+    assert stale.status_code == 200 and stale["ETag"] == page["ETag"]
+    for header in ("Accept-Language", "Cookie", "Accept-Encoding", "HX-Request"):
+        assert header in page["Vary"] and header in again["Vary"]
+    assert page["Cache-Control"] == "public, max-age=5"
+    # English unchanged: still prebuilt, in English, and Spanish ETags do not answer it.
+    assert '<html lang="en">' in english.content.decode() and "Updated <time" in (
+        english.content.decode()
+    )
+    revalidated = Client().get(url, headers={"If-None-Match": page["ETag"]})
+    assert revalidated.status_code == 200 and revalidated["ETag"] == english["ETag"]
+
+
+def test_the_prebuilt_spanish_page_is_what_the_view_renders_in_spanish(event8, round2, organiser):
+    prebuilt = Client().get(_url(event8), headers={"Accept-Language": "es"})
+    rendered_client = Client()
+    rendered_client.force_login(organiser)  # signed in: rendered per request
+    rendered = rendered_client.get(_url(event8), headers={"Accept-Language": "es"})
+    assert "ETag" in prebuilt and "ETag" not in rendered
+    strip = [line for line in prebuilt.content.decode().splitlines() if "Actualizado" not in line]
+    assert "Ronda 2" in prebuilt.content.decode()
+    body = rendered.content.decode()
+    assert all(line in body for line in strip if "login" not in line.lower())
+
+
+def test_a_spanish_find_my_table_and_own_table_come_from_the_spanish_lists(
+    event8, round2, django_assert_num_queries
+):
+    spanish, headers = _spanish("cookie")
+    reg = event8.registrations.get(player__name="Player 005")
+    find = reverse("public:pairings_find", args=[event8.slug])
+    own = reverse("public:player_table", args=[event8.slug, reg.report_token])
+    with django_assert_num_queries(0):
+        found = spanish.get(find, {"q": "player 003"}, headers=headers)
+        table = spanish.get(own, headers=headers)
+    assert "Mesa <strong>2</strong>" in found.content.decode()
+    assert "contra Player 004" in found.content.decode()
+    body = table.content.decode()
+    assert "Mesa <strong>3</strong>" in body and "contra Player 006" in body
+    # Its division and round in Spanish, though the build read the tables in English.
+    assert "Abierta · Ronda 2" in body and "Round" not in body and "Open" not in body
+    assert "Accept-Language" in table["Vary"] and "Cookie" in table["Vary"]
+    english = Client().get(own).content.decode()
+    assert "Table <strong>3</strong>" in english and "Open · Round 2" in english
+
+
+def test_a_spanish_miss_renders_and_builds_every_language(
+    event8, round2, django_assert_num_queries
+):
+    public_pages_forget(event8.slug)
+    spanish, headers = _spanish("accept-language")
+    rendered = spanish.get(_url(event8), headers=headers)
+    assert rendered.status_code == 200 and "ETag" not in rendered
+    with django_assert_num_queries(0):
+        es = spanish.get(_url(event8), headers=headers)
+        en = Client().get(_url(event8))
+    assert '<html lang="es">' in es.content.decode() and '<html lang="en">' in en.content.decode()
+    assert es["ETag"] != en["ETag"]
+    current = public_pages.pointer(event8.slug)
+    assert current is not None
+    assert current.etag("es", "standings", "live", "gzip") != current.etag(
+        "en", "standings", "live", "gzip"
+    )
+
+
+def test_a_language_not_prebuilt_is_rendered(event8, round2, settings):
+    """The pointer holds the languages it was built in: a request in another one (here
+    the pages are rebuilt in English only) renders from PostgreSQL, in its language."""
+    settings.LANGUAGES = [("en", "English")]
+    public_pages.public_pages_refresh(event8.pk)
+    settings.LANGUAGES = [("en", "English"), ("es", "Español")]
+    spanish = Client().get(_url(event8), headers={"Accept-Language": "es"})
+    assert spanish.status_code == 200 and "ETag" not in spanish
+    assert '<html lang="es">' in spanish.content.decode()
+    assert Client().get(_url(event8))["ETag"]
+
+
+def test_views_read_in_one_language_are_worded_in_another(event8, round2):
+    """One read of the tables serves every language: its words are the language's own."""
+    rounds = current_public_rounds(event8)
+    with translation.override("en"):
+        views = seats_for_public(event8, rounds)
+    with translation.override("es"):
+        spanish = views_in_language(event8, rounds, views)
+        direct = seats_for_public(event8, rounds)
+    assert spanish == direct
+    assert views[0].status_label == "Published" and spanish[0].status_label == "Publicada"

@@ -74,7 +74,7 @@ def test_a_bad_line_at_4000_of_5000_saves_nothing_and_names_it(organiser, bad, m
 
 
 def test_P_LATE_1_pasted_players_after_round_1_started_are_late_with_a_loss_each(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     regs = services.registrations_add_csv(

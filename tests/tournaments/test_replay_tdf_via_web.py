@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from tests import factories
 from tournaments import services
 from tournaments.formats.tdf import MatchResult, TdfTournament, parse_tdf
 from tournaments.formats.tdf_event import tdf_event_data
+from tournaments.groups import cut_key, swiss_group
 from tournaments.models import Division, Phase, Registration, RoundStatus
 
 pytestmark = pytest.mark.django_db
@@ -57,19 +59,19 @@ def _register(client, event, tournament: TdfTournament) -> dict[str, Registratio
 
 
 def _rounds(tournament: TdfTournament, regs: dict[str, Registration]):
-    """``{number: [(pod, phase, matches)]}``: top-cut matches go to their division's
-    bracket pod, Swiss matches to the file's pod (R-5)."""
+    """``{number: [(group key, phase, matches)]}``: top-cut matches go to their division's
+    cut group, Swiss matches to its Swiss group (R-5)."""
     by_number: dict[int, dict[tuple[str, str], list]] = defaultdict(lambda: defaultdict(list))
     for pod in tournament.pods:
         for rnd in pod.rounds:
             for m in rnd.matches:
                 if rnd.is_elimination:
-                    key = (f"{regs[m.players[0]].division.code}-top-cut", Phase.TOP_CUT)
+                    key = (cut_key(regs[m.players[0]].division.code), Phase.TOP_CUT)
                 else:
-                    key = (regs[m.players[0]].division.pod, Phase.SWISS)
+                    key = (swiss_group(regs[m.players[0]].division).key, Phase.SWISS)
                 by_number[rnd.number][key].append(m)
     return {
-        n: [(pod, phase, ms) for (pod, phase), ms in groups.items()]
+        n: [(key, phase, ms) for (key, phase), ms in groups.items()]
         for n, groups in sorted(by_number.items())
     }
 
@@ -127,7 +129,7 @@ def test_R_5_league_cup_replayed_through_the_staff_pages_matches_official_standi
 
     with django_capture_on_commit_callbacks(execute=True):  # the standings task, the cache
         for number, groups in _rounds(tournament, regs).items():
-            for pod, phase, matches in groups:
+            for key, phase, matches in groups:
                 tables = [
                     (
                         m.table_number if len(m.players) > 1 else None,
@@ -137,7 +139,12 @@ def test_R_5_league_cup_replayed_through_the_staff_pages_matches_official_standi
                     for m in matches
                 ]
                 rnd = services.round_create(
-                    event=event, pod=pod, number=number, phase=phase, tables=tables, by=organiser
+                    event=event,
+                    group=factories.group_row(event, key),
+                    number=number,
+                    phase=phase,
+                    tables=tables,
+                    by=organiser,
                 )
                 _play(client, event, rnd, matches, regs)
             for reg in drops[number]:

@@ -76,7 +76,7 @@ def test_P_RT_4_the_settings_page_reads_the_2009_table_of_the_structure(
 )
 def test_P_RT_5_check_in_reads_the_mtg_table_of_the_playoff_seating(organiser, options, expected):
     ev = factories.event_with_players(12, by=organiser, ruleset="mtg", options=options)
-    (pod,) = checkin_close(event=ev, by=organiser).pods
-    assert (pod.rounds, pod.cuts["open"]) == expected
+    (plan,) = checkin_close(event=ev, by=organiser).groups
+    assert (plan.rounds, plan.cuts["open"]) == expected
     ev.refresh_from_db()
     assert (ev.swiss_rounds, ev.top_cut_size) == expected

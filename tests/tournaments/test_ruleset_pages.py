@@ -55,11 +55,11 @@ def page(client, name: str, *args, **params) -> str:
     return response.content.decode()
 
 
-def pair(client, event: Event, capture, pod: str = "open") -> Round:
+def pair(client, event: Event, capture, group: str = "open") -> Round:
     """Press the dashboard's "Pair next round" (the task runs at commit) and return the
     round it paired."""
     with capture(execute=True):
-        response = client.post(reverse("staff:pair", args=[event.slug]), {"pod": pod})
+        response = client.post(reverse("staff:pair", args=[event.slug]), {"group": group})
     assert response.status_code == 302
     return Round.objects.filter(event=event).order_by("number", "pk").last()
 
@@ -143,7 +143,7 @@ def test_a_pokemon_event_keeps_its_age_divisions_and_championship_points(client,
         services.registration_add(event=ev, name=f"P{i}", birth_year=born, by=organiser)
     client.force_login(organiser)
     dashboard = page(client, "staff:dashboard", ev.slug)
-    assert 'id="age-mode"' in dashboard and "<th>Pod</th>" in dashboard
+    assert 'id="age-mode"' in dashboard and "<th>Pairing group</th>" in dashboard
     assert "TOM file" in visible(dashboard)
     players = visible(page(client, "staff:players", ev.slug))
     assert "Born" in players and "Birth year" in players and "Deck list" in players

@@ -144,7 +144,7 @@ def test_reports_only_while_the_round_is_in_progress(event8, organiser):
     regs = list(event8.registrations.order_by("pk"))
     rnd = services.round_create(
         event=event8,
-        pod="open",
+        group=factories.group_row(event8, "open"),
         number=1,
         phase=Phase.SWISS,
         by=organiser,

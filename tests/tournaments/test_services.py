@@ -14,6 +14,7 @@ from tournaments.errors import (
     ResultsMissing,
     RoundStateError,
 )
+from tournaments.groups import swiss_group
 from tournaments.models import AuditEvent, Match, MatchSeat, Outcome, Registration, RoundStatus
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def _play_all(rnd, by):
 
 
 def _pair_and_play(event, by, seed=1):
-    (rnd,) = round_pair(event=event, pod="open", by=by, seed=seed)
+    (rnd,) = round_pair(event=event, group="open", by=by, seed=seed)
     _start(rnd, by)
     _play_all(rnd, by)
     rnd.refresh_from_db()
@@ -62,7 +63,7 @@ def test_duplicate_player_id_is_refused(event, organiser):
 
 
 def test_round_lifecycle_paired_published_started_complete(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=3)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=3)
     assert rnd.status == RoundStatus.PAIRED and rnd.seed == 3
     with pytest.raises(RoundStateError):
         services.round_start(round=rnd, by=organiser)
@@ -86,7 +87,7 @@ def test_round_lifecycle_paired_published_started_complete(event8, organiser):
 def test_R_6_missing_results_block_the_next_round_until_a_double_loss_is_recorded(
     event8, organiser
 ):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     _start(rnd, organiser)
     matches = list(rnd.matches.prefetch_related("seats"))
     for m in matches[:-1]:
@@ -94,14 +95,14 @@ def test_R_6_missing_results_block_the_next_round_until_a_double_loss_is_recorde
             match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=organiser
         )
     with pytest.raises(ResultsMissing, match="1 result\\(s\\) missing"):
-        round_pair(event=event8, pod="open", by=organiser)
+        round_pair(event=event8, group="open", by=organiser)
     services.slip_enter(match=matches[-1], outcome=Outcome.DOUBLE_LOSS, by=organiser)
-    (rnd2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (rnd2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     assert rnd2.number == 2
 
 
 def test_stale_slip_with_a_different_result_is_a_conflict_and_changes_nothing(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     _start(rnd, organiser)
     m = rnd.matches.prefetch_related("seats").first()
     p1, p2 = (s.registration for s in m.seats.all())
@@ -114,7 +115,7 @@ def test_stale_slip_with_a_different_result_is_a_conflict_and_changes_nothing(ev
 
 
 def test_double_submit_of_the_same_slip_is_harmless(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     _start(rnd, organiser)
     m = rnd.matches.first()
     services.slip_enter(match=m, outcome=Outcome.DRAW, version=0, by=organiser)
@@ -125,7 +126,7 @@ def test_double_submit_of_the_same_slip_is_harmless(event8, organiser):
 
 
 def test_impossible_slips_are_refused(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     m = rnd.matches.first()
     with pytest.raises(RoundStateError, match="has not started"):
         services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
@@ -151,7 +152,7 @@ def test_P_POST_4_round_1_correctable_after_round_2_paired_locked_once_round_3_p
     )
     m.refresh_from_db()
     assert m.winner_id == loser.pk
-    round_pair(event=event8, pod="open", by=organiser, seed=3)
+    round_pair(event=event8, group="open", by=organiser, seed=3)
     with pytest.raises(RecordLocked, match="second subsequent round has been paired"):
         services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser, reason="late appeal")
     assert r2.matches.exists()
@@ -160,7 +161,7 @@ def test_P_POST_4_round_1_correctable_after_round_2_paired_locked_once_round_3_p
 
 
 def test_database_refuses_a_player_seated_twice_in_one_round(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     seat = MatchSeat.objects.filter(round=rnd).first()
     other = Match.objects.filter(round=rnd).exclude(pk=seat.match_id).first()
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -173,7 +174,7 @@ def test_drop_keeps_the_player_out_of_later_rounds(event8, organiser):
     services.registration_drop(registration=reg, by=organiser)
     reg.refresh_from_db()
     assert reg.dropped_after_round == 1
-    (r2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     assert not MatchSeat.objects.filter(round=r2, registration=reg).exists()
     assert MatchSeat.objects.filter(round=r2).count() == 7  # 6 in matches + 1 bye
     with pytest.raises(InvalidInput, match="already dropped"):
@@ -189,21 +190,21 @@ def test_P_LATE_1_late_player_gets_a_loss_for_every_started_round(event8, organi
 
 
 def test_P_POST_2_started_round_is_frozen_but_an_unstarted_one_can_be_discarded(event8, organiser):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     services.round_discard(round=rnd, by=organiser, reason="wrong players checked in")
     assert not event8.rounds.exists()
     assert AuditEvent.objects.get(event=event8, action="round.discard").old["seed"] == 1
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=2)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     _start(rnd, organiser)
     with pytest.raises(RoundStateError, match="its pairings are frozen"):
         services.round_discard(round=rnd, by=organiser)
     with pytest.raises(ResultsMissing):
-        round_pair(event=event8, pod="open", by=organiser)
+        round_pair(event=event8, group="open", by=organiser)
     assert [m.pk for m in rnd.matches.all()] == [m.pk for m in event8.rounds.get().matches.all()]
 
 
 def test_P_AGE_6_an_event_without_age_divisions_has_one_open_division(event8):
-    assert list(event8.divisions.values_list("code", "pod")) == [("open", "open")]
+    assert [(d.code, swiss_group(d).key) for d in event8.divisions.all()] == [("open", "open")]
     assert set(
         Registration.objects.filter(event=event8).values_list("division__code", flat=True)
     ) == {"open"}

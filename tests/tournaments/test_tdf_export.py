@@ -48,7 +48,7 @@ def summary(event: Event) -> dict:
         for r in event.registrations.select_related("player", "division")
     }
     rounds = {
-        (r.pod, r.number, r.phase, r.status): sorted(
+        (r.group.key, r.number, r.phase, r.status): sorted(
             (
                 m.table or 0,
                 tuple(s.registration.external_id for s in m.seats.order_by("seat")),
@@ -124,7 +124,7 @@ def test_tdf_round_trip_of_every_pod_category_with_late_entrant_and_drop(layout,
             )  # fmt: skip
     pods = list(dict.fromkeys(LAYOUTS[layout].values()))
     for pod in pods:
-        (rnd,) = round_pair(event=ev, pod=pod, by=organiser, seed=1)
+        (rnd,) = round_pair(event=ev, group=pod, by=organiser, seed=1)
         _play(rnd, organiser)
     masters = ev.divisions.get(code="masters")
     late = services.registration_add(

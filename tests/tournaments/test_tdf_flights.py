@@ -27,7 +27,7 @@ def flighted_masters(by):
                                   division=masters, by=by)  # fmt: skip
     flights_assign(division=masters, flights=2, by=by, seed=4)
     for n in (1, 2):
-        (rnd,) = round_pair(event=ev, pod=f"masters#flight-{n}", by=by, seed=n)
+        (rnd,) = round_pair(event=ev, group=f"masters#flight-{n}", by=by, seed=n)
         services.round_publish(round=rnd, by=by)
         services.round_start(round=rnd, by=by)
         for m in rnd.matches.prefetch_related("seats__registration"):
@@ -39,7 +39,7 @@ def flighted_masters(by):
 def shape(event):
     players = dict(event.registrations.values_list("external_id", "flight"))
     rounds = {
-        (r.pod, r.number): sorted(
+        (r.group.key, r.number): sorted(
             tuple(s.registration.external_id for s in m.seats.order_by("seat"))
             for m in r.matches.all()
         )
@@ -59,4 +59,7 @@ def test_P_FL_1_flighted_event_survives_export_and_import(organiser):
     assert [(r.number, len(r.matches)) for r in pod.rounds] == [(1, 32)]  # both flights
     again = services.event_import_tdf(content=text.encode(), by=organiser)
     assert shape(again) == shape(ev)
-    assert sorted({r.pod for r in again.rounds.all()}) == ["masters#flight-1", "masters#flight-2"]
+    assert sorted({r.group.key for r in again.rounds.all()}) == [
+        "masters#flight-1",
+        "masters#flight-2",
+    ]

@@ -13,6 +13,7 @@ from tests.tournaments.test_tdf_export import TDF, export_tdf, import_tdf, summa
 from tournaments import services
 from tournaments.formats.tdf import parse_tdf
 from tournaments.formats.tdf_event import tdf_event_data
+from tournaments.groups import swiss_group
 from tournaments.models import Event, Outcome, Phase
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def two_day_event(by) -> Event:
         )
     seed = 1
     while True:
-        (rnd,) = round_pair(event=ev, pod=masters.pod, by=by, seed=seed)
+        (rnd,) = round_pair(event=ev, group=swiss_group(masters), by=by, seed=seed)
         if rnd.phase == Phase.TOP_CUT:
             break
         _play(rnd, by)

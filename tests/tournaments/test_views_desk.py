@@ -22,7 +22,7 @@ def judge(event8):
 
 def play(event, by, seed):
     """Pair, publish and start the next round; seat 1 wins every table."""
-    (rnd,) = round_pair(event=event, pod="open", by=by, seed=seed)
+    (rnd,) = round_pair(event=event, group="open", by=by, seed=seed)
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
@@ -59,7 +59,7 @@ def test_P_POST_4_judge_corrects_round_1_after_round_2_is_paired_but_not_after_r
     assert (entry.actor, entry.reason) == (judge, "slip misread")
     assert snapshots.count() == before + 1  # recomputed (task)
 
-    round_pair(event=event8, pod="open", by=organiser, seed=3)
+    round_pair(event=event8, group="open", by=organiser, seed=3)
     m.refresh_from_db()
     body = correct(client, event8, m, "p1", reason="late appeal").content.decode()
     assert "second subsequent round has been paired." in body
@@ -96,7 +96,7 @@ def test_a_correction_marks_the_later_pairings_whose_brackets_it_changed(
     client, event8, organiser, judge
 ):
     r1 = play(event8, organiser, seed=1)
-    (r2,) = round_pair(event=event8, pod="open", by=organiser, seed=2)  # paired, not started
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)  # paired, not started
     m = r1.matches.get(table=1)
     moved = set(m.seats.values_list("registration_id", flat=True))
     client.force_login(judge)
@@ -117,7 +117,7 @@ def test_a_correction_marks_the_later_pairings_whose_brackets_it_changed(
 
 def test_a_correction_that_moves_no_bracket_marks_nothing(client, event8, organiser, judge):
     r1 = play(event8, organiser, seed=1)
-    round_pair(event=event8, pod="open", by=organiser, seed=2)
+    round_pair(event=event8, group="open", by=organiser, seed=2)
     m = r1.matches.get(table=1)
     client.force_login(judge)
     correct(client, event8, m, "p1", reason="resent")  # same result: nothing changes
@@ -143,7 +143,7 @@ def test_scorekeepers_do_not_change_a_complete_rounds_result_on_the_round_page(
 def test_disputes_queue_lists_disagreeing_tables_and_a_judge_resolves_one(
     client, event8, organiser, judge
 ):
-    (rnd,) = round_pair(event=event8, pod="open", by=organiser, seed=1)
+    (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     m = rnd.matches.get(table=1)

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from rulesets import RULESETS, get_ruleset
+from tournaments.groups import division_keys
 from tournaments.models import Division, EventStaff, StaffRole
 
 HX = {"HX-Request": "true"}
@@ -97,8 +98,8 @@ def test_creating_an_event_makes_the_creator_organiser_and_opens_players(client,
     assert response.url == reverse("staff:players", args=[event.slug])
     assert (event.swiss_rounds, event.top_cut_size, event.third_place_playoff) == (5, 8, True)
     assert event.prizes == "Top 8 get packs" and str(event.date) == "2026-03-14"
-    pods = dict(Division.objects.filter(event=event).values_list("code", "pod"))
-    assert pods == {"junior": "junior+senior", "senior": "junior+senior", "masters": "masters"}
+    groups = division_keys(Division.objects.filter(event=event).prefetch_related("groups"))
+    assert groups == {"junior": "junior+senior", "senior": "junior+senior", "masters": "masters"}
 
 
 def test_an_invalid_event_is_refused_with_the_form_errors_and_nothing_created(client, organiser):

@@ -97,7 +97,7 @@ def setting(event8, organiser):
     }
     ids = {
         "registration_id": regs[0].pk,
-        "run_id": BackgroundRun.objects.create(event=event8, kind="pairing", pod="open").pk,
+        "run_id": BackgroundRun.objects.create(event=event8, kind="pairing", group="open").pk,
         "round_id": rnd.pk,
         "match_id": rnd.matches.order_by("table").first().pk,
         "staff_id": EventStaff.objects.get(event=event8, role=StaffRole.SCOREKEEPER).pk,

@@ -34,10 +34,10 @@ def private_cache(settings, request):
 
 
 def make_round(
-    event, by, *, status=RoundStatus.PUBLISHED, pod="open", number=1, phase=Phase.SWISS, regs=None
+    event, by, *, status=RoundStatus.PUBLISHED, group="open", number=1, phase=Phase.SWISS, regs=None
 ):
     return factories.round_in_order(
-        event, by=by, status=status, pod=pod, number=number, phase=phase, regs=regs
+        event, by=by, status=status, group=group, number=number, phase=phase, regs=regs
     )
 
 
@@ -174,8 +174,10 @@ def test_public_pages_refresh_only_while_a_round_is_live(client, event8, organis
 
 @pytest.mark.parametrize(
     ("page", "most"),
-    # the event page: 3, and 2 for the estimated finish (rounds, divisions: planning)
-    [("public:event", 5), ("public:pairings", 2), ("public:standings", 3), ("public:bracket", 5)],
+    # the event page: 3, 3 for the pairing groups (the rounds' groups' divisions, the
+    # divisions' groups and theirs), and 2 for the estimated finish (rounds, divisions:
+    # planning)
+    [("public:event", 8), ("public:pairings", 2), ("public:standings", 3), ("public:bracket", 5)],
 )
 def test_public_pages_take_a_fixed_number_of_queries(
     client, organiser, page, most, django_assert_max_num_queries
@@ -235,7 +237,7 @@ def test_bracket_shows_published_top_cut_rounds_with_winners(client, event8, org
         event8,
         organiser,
         status=RoundStatus.PAIRED,
-        pod="open-top-cut",
+        group="open-top-cut",
         phase=Phase.TOP_CUT,
         regs=regs,
         number=4,

@@ -44,7 +44,7 @@ def test_pairing_a_round_queues_a_run_that_the_page_polls_until_done(
     staff_client, event8, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        response = staff_client.post(reverse("staff:pair", args=[event8.slug]), {"pod": "open"})
+        response = staff_client.post(reverse("staff:pair", args=[event8.slug]), {"group": "open"})
     assert response.status_code == 302
     run = BackgroundRun.objects.get(event=event8)
     assert run.status == BackgroundRunStatus.DONE
@@ -58,7 +58,7 @@ def test_pairing_a_round_queues_a_run_that_the_page_polls_until_done(
 
 
 def test_a_queued_run_is_polled_every_second(staff_client, event8):
-    staff_client.post(reverse("staff:pair", args=[event8.slug]), {"pod": "open"})
+    staff_client.post(reverse("staff:pair", args=[event8.slug]), {"group": "open"})
     run = BackgroundRun.objects.get(event=event8)  # on_commit not run: still queued
     response = staff_client.get(reverse("staff:run", args=[event8.slug, run.pk]), headers=HX)
     body = response.content.decode()
@@ -73,7 +73,7 @@ def test_a_failed_run_shows_its_error_on_the_dashboard(staff_client, event8):
     BackgroundRun.objects.create(
         event=event8,
         kind="pairing",
-        pod="open",
+        group="open",
         status=BackgroundRunStatus.FAILED,
         error="No players left.",
     )
@@ -83,7 +83,7 @@ def test_a_failed_run_shows_its_error_on_the_dashboard(staff_client, event8):
 
 def test_pairing_an_unknown_pod_is_refused(staff_client, event8):
     response = staff_client.post(
-        reverse("staff:pair", args=[event8.slug]), {"pod": "nope"}, follow=True
+        reverse("staff:pair", args=[event8.slug]), {"group": "nope"}, follow=True
     )
     assert "Choose a pairing group of this event." in response.content.decode()
     assert not BackgroundRun.objects.exists()
@@ -210,10 +210,10 @@ def test_dashboard_shows_each_pods_next_step(staff_client, event8, organiser):
     assert "3 rounds, no cut" in body  # P-RT-1 for 8 players
 
 
-def pair_and_play(client, event, pod, capture):
-    """Press "Pair next round" for ``pod``, publish, start, and click player 1 everywhere."""
+def pair_and_play(client, event, group, capture):
+    """Press "Pair next round" for ``group``, publish, start, and click player 1 everywhere."""
     with capture(execute=True):
-        client.post(reverse("staff:pair", args=[event.slug]), {"pod": pod})
+        client.post(reverse("staff:pair", args=[event.slug]), {"group": group})
     rnd = Round.objects.get(event=event, status=RoundStatus.PAIRED)
     with capture(execute=True):
         client.post(reverse("staff:round_publish", args=[event.slug, rnd.pk]))
@@ -235,7 +235,11 @@ def test_P_TC_1_the_pair_button_cuts_to_the_top_4_and_plays_the_bracket(
     assert "cut to top 4" in dashboard
 
     semis = pair_and_play(staff_client, event, "open", django_capture_on_commit_callbacks)
-    assert (semis.pod, semis.phase, semis.matches.count()) == ("open-top-cut", Phase.TOP_CUT, 2)
+    assert (semis.group.key, semis.phase, semis.matches.count()) == (
+        "open-top-cut",
+        Phase.TOP_CUT,
+        2,
+    )
     final = pair_and_play(staff_client, event, "open-top-cut", django_capture_on_commit_callbacks)
     assert final.matches.count() == 1
 
@@ -255,7 +259,7 @@ def test_R_6_pairing_while_results_are_missing_shows_the_reason_on_the_pod(
 ):
     make_round(event8, organiser, status=RoundStatus.STARTED)
     with django_capture_on_commit_callbacks(execute=True):
-        staff_client.post(reverse("staff:pair", args=[event8.slug]), {"pod": "open"})
+        staff_client.post(reverse("staff:pair", args=[event8.slug]), {"group": "open"})
     response = staff_client.get(reverse("staff:dashboard", args=[event8.slug]))
     assert "Round 1 still has 4 result(s) missing" in response.content.decode()
     assert BackgroundRun.objects.get().status == BackgroundRunStatus.FAILED

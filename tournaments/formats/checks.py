@@ -37,11 +37,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext
-
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
 
+from ..messages import gettext
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # an upload or a file given to an import command
@@ -51,7 +50,7 @@ MAX_FLIGHTS = 16  # P-FL-2: 2, 4, 8 or 16 flights
 NAME_LENGTH = 200  # Event.name, Event.location, Player.name
 PLAYER_ID_LENGTH = 40  # Player.player_id
 EXTERNAL_ID_LENGTH = 64  # Registration.external_id
-POD_LENGTH = 40  # Division.pod, Round.pod
+POD_LENGTH = 40  # PairingGroup.key
 FLIGHT_SUFFIX_LENGTH = len("#flight-16")  # tournaments.pods.flight_pod
 SMALLINT = 32_767  # PostgreSQL smallint: PositiveSmallIntegerField
 INTEGER = 2_147_483_647  # PostgreSQL integer: PositiveIntegerField (Match.table)
@@ -270,7 +269,7 @@ def _check_divisions(divisions: Sequence[DivisionData], label: str) -> set[str]:
                 % {"where": at(where, "flights"), "flights": d.flights}
             )
         room = POD_LENGTH - (FLIGHT_SUFFIX_LENGTH if d.flights else 0)
-        text(d.pod, at(where, "group"), limit=room, required=True)
+        text(d.group, at(where, "group"), limit=room, required=True)
         whole(d.swiss_rounds, at(where, "swiss_rounds"), 0, MAX_ROUNDS)
         whole(d.day2_rounds, at(where, "day2_rounds"), 0, MAX_ROUNDS)
         whole(d.top_cut, at(where, "top_cut"), 0, MAX_PLAYERS)
@@ -442,8 +441,16 @@ def _check_games(
         verdict, index = str(found.outcome.value), found.winner
         if (verdict, None if index is None else m.players[index]) == (m.outcome, m.winner):
             notes.append(
-                f"{where}: {' vs '.join(m.players)}: game record {wins_a}-{wins_b}-{drawn} "
-                f"kept as recorded, though the live rules refuse it ({live})"
+                gettext(
+                    "%(where)s: %(players)s: game record %(record)s kept as recorded, though"
+                    " the live rules refuse it (%(live)s)"
+                )
+                % {
+                    "where": where,
+                    "players": " vs ".join(m.players),
+                    "record": f"{wins_a}-{wins_b}-{drawn}",
+                    "live": str(live),
+                }
             )
     if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
         raise FileRefused(

@@ -11,15 +11,20 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext
-
 from rulesets import DEFAULT, RULESETS, clean_options, get_ruleset
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
 
+from ..messages import gettext
 from .checks import DIVISIONS, PHASES, STRUCTURES, FileRefused, check_event_data, flag, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 FORMAT = "matchslip.event.v1"
+
+
+#: ``matches[].kind`` (optional; written by ``export_event``): ``Match.kind``'s values.
+MATCH_KINDS = ("swiss", "bracket", "third-place", "bye", "late-entry-loss")
+#: How files written before ``kind`` explain a 3rd/4th place playoff (``why``).
+THIRD_PLACE_WHY = "3rd/4th place playoff"
 
 
 class EventFileError(FileRefused):
@@ -132,7 +137,18 @@ def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     games = _opt(obj, "games", where, list, None)
     conceded = _conceded(obj, players, where)
     why = _opt(obj, "why", where, str, "")
-    return MatchData(table or None, players, outcome, winner, games, conceded, why=why, where=where)
+    kind = _opt(obj, "kind", where, str, "")
+    if kind and kind not in MATCH_KINDS:
+        raise EventFileError(
+            gettext("%(where)s.kind: expected one of %(kinds)s, got %(kind)s")
+            % {"where": where, "kinds": ", ".join(MATCH_KINDS), "kind": shown(kind)}
+        )
+    # files written before ``kind`` mark the playoff by its explanation only
+    third = kind == "third-place" or (not kind and why.startswith(THIRD_PLACE_WHY))
+    return MatchData(
+        table or None, players, outcome, winner, games, conceded, why=why, where=where,
+        third_place=third,
+    )  # fmt: skip
 
 
 def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ class PlayerData:
 @dataclass(frozen=True)
 class DivisionData:
     code: str
-    pod: str
+    group: str  # the key of the Swiss pairing group it is paired in
     swiss_rounds: int
     top_cut: int = 0
     flights: int = 0  # P-FL: 2, 4, 8 or 16 flights (TOM subgroups), 0 = none
@@ -44,8 +44,9 @@ class MatchData:
     winner: str | None = None
     games: list[int] | None = None
     conceded: tuple[str, ...] = ()  # pod seats with no share of a draw (MP-PTS-1)
-    why: str = ""  # the pairing's reason as stored (``3rd/4th place playoff`` marks one)
+    why: str = ""  # the pairing's reason as stored, for people only
     where: str = field(default="", compare=False)  # the file's name for it, for messages
+    third_place: bool = False  # the 3rd/4th place playoff of a bracket (P-TC-4, P-SE-6)
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.utils.translation import gettext
-
+from ..messages import gettext
 from .checks import PLAYER_ID_LENGTH, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 

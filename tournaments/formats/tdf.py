@@ -20,9 +20,9 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
-from django.utils.translation import gettext
 
 from ..ages import division_for, season_end_year
+from ..messages import gettext
 from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
 
 Raw = tuple[tuple[str, str], ...]

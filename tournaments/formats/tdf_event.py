@@ -28,12 +28,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
-
 from rulesets import get_ruleset
 from standings.engine.day2 import day2_cut
 
 from ..ages import division_for, season_end_year
+from ..messages import gettext
 from .checks import FileRefused, check_event_data, check_sizes
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 from .tdf import (

@@ -31,8 +31,8 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
-from django.utils.translation import gettext
 
+from ..messages import gettext
 from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 

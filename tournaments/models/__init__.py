@@ -2,7 +2,7 @@
 
 Models hold data and the invariants the database can guard (unique and check
 constraints); every state change goes through ``tournaments.services``. Modules:
-``events`` (event, division, player, registration), ``rounds`` (round, match, seat,
+``events`` (event, division, player, registration), ``groups`` (pairing group, cut seed), ``rounds`` (round, match, seat,
 self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
 ``imports`` (uploaded event files imported in the background).
 """
@@ -18,8 +18,19 @@ from .events import (
     Structure,
     new_report_token,
 )
+from .groups import CutSeed, GroupPhase, PairingGroup
 from .imports import ImportFormat, ImportJob, ImportJobStatus
-from .rounds import Match, MatchSeat, Outcome, Phase, Round, RoundStatus, SelfReport
+from .rounds import (
+    PLAYED_KINDS,
+    Match,
+    MatchKind,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Round,
+    RoundStatus,
+    SelfReport,
+)
 from .staff import (
     AuditEvent,
     BackgroundRun,
@@ -31,21 +42,26 @@ from .staff import (
 )
 
 __all__ = [
+    "PLAYED_KINDS",
     "AuditEvent",
     "BackgroundRun",
     "BackgroundRunStatus",
+    "CutSeed",
     "Division",
     "DivisionCode",
     "Event",
     "EventStaff",
     "EventStatus",
+    "GroupPhase",
     "ImportFormat",
     "ImportJob",
     "ImportJobStatus",
     "Match",
+    "MatchKind",
     "MatchSeat",
     "Outcome",
     "PenaltyKind",
+    "PairingGroup",
     "PenaltyNote",
     "Phase",
     "Player",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rulesets
 
+from ..messages import shown
 from ._checks import one_of
 
 
@@ -113,6 +114,8 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
@@ -140,7 +143,7 @@ class Event(models.Model):
         except KeyError as e:
             raise ValidationError({"ruleset": str(e.args[0])}) from None
         if problem := rules.cut_problem(self.top_cut_size):
-            raise ValidationError({"top_cut_size": problem})
+            raise ValidationError({"top_cut_size": shown(problem)})
 
     @property
     def rules(self) -> rulesets.Ruleset:
@@ -152,14 +155,14 @@ class Event(models.Model):
 class Division(models.Model):
     """An age division of an event (P-AGE-1).
 
-    ``pod`` names the pairing group: divisions sharing a pod are paired together and
-    their OWP is computed over the pod (P-AGE-3, R-5); places are still per division.
+    Its pairing groups (``groups``, :class:`PairingGroup`): divisions sharing a Swiss
+    group are paired together and their OWP is computed over the group (P-AGE-3, R-5);
+    places are still per division.
     ``swiss_rounds`` / ``top_cut_size`` override the event's announced values when set.
     """
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="divisions")
     code = models.CharField(max_length=16, choices=DivisionCode.choices)
-    pod = models.CharField(max_length=40)
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     top_cut_size = models.PositiveSmallIntegerField(null=True, blank=True)
     flights = models.PositiveSmallIntegerField(
@@ -167,6 +170,8 @@ class Division(models.Model):
     )
 
     class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
         ordering = ["event", "code"]
         constraints = [
             models.UniqueConstraint(fields=["event", "code"], name="division_unique_per_event"),
@@ -180,7 +185,7 @@ class Division(models.Model):
         """Refuse a top-cut override the event's ruleset does not announce (see
         :meth:`Event.clean`). Raises ValidationError naming the field."""
         if self.event_id and (problem := self.event.rules.cut_problem(self.top_cut_size)):
-            raise ValidationError({"top_cut_size": problem})
+            raise ValidationError({"top_cut_size": shown(problem)})
 
     @property
     def rounds(self) -> int:
@@ -197,6 +202,10 @@ class Player(models.Model):
     name = models.CharField(max_length=200)
     player_id = models.CharField(max_length=40, blank=True, db_index=True)
     birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
 
     def __str__(self) -> str:
         return self.name
@@ -237,6 +246,8 @@ class Registration(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         ordering = ["player__name"]
         constraints = [
             models.UniqueConstraint(fields=["event", "external_id"], name="registration_unique_id")

@@ -69,6 +69,8 @@ class ImportJob(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker took it.")
 
     class Meta:
+        verbose_name = _("import job")
+        verbose_name_plural = _("import jobs")
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ._checks import one_of
 from .events import Event, Registration
+from .groups import PairingGroup
 
 
 class Phase(models.TextChoices):
@@ -28,13 +29,14 @@ class RoundStatus(models.TextChoices):
 
 
 class Round(models.Model):
-    """One round of one pod. Numbers run on through the top cut (Swiss 1–5, top cut 6–7).
+    """One round of one pairing group. Numbers run on through the top cut (Swiss 1–5,
+    top cut 6–7).
 
     ``seed`` is the random seed the pairing used, so the round can be reproduced (I-1).
     """
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
-    pod = models.CharField(max_length=40)
+    group = models.ForeignKey(PairingGroup, on_delete=models.CASCADE, related_name="rounds")
     phase = models.CharField(max_length=24, choices=Phase.choices, default=Phase.SWISS)
     number = models.PositiveSmallIntegerField()
     status = models.CharField(
@@ -57,9 +59,11 @@ class Round(models.Model):
     clock_added_seconds = models.PositiveIntegerField(default=0)
 
     class Meta:
-        ordering = ["event", "pod", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["event", "group__key", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "pod", "number"], name="round_unique_number"),
+            models.UniqueConstraint(fields=["group", "number"], name="round_unique_number"),
             models.CheckConstraint(
                 condition=Q(clock_paused_at__isnull=True) | Q(started_at__isnull=False),
                 name="round_clock_paused_once_started",
@@ -69,7 +73,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.event} · {self.pod} · round {self.number}"
+        return f"{self.event} · {self.group.key} · round {self.number}"
 
     @property
     def is_public(self) -> bool:
@@ -87,6 +91,20 @@ class Outcome(models.TextChoices):
     LOSS = "loss", _("Late-entry loss")
 
 
+class MatchKind(models.TextChoices):
+    """What a match is, stored when it is paired (issue 10): ``why`` is display only."""
+
+    SWISS = "swiss", _("Swiss")
+    BRACKET = "bracket", _("Bracket")
+    THIRD_PLACE = "third-place", _("3rd/4th place playoff")
+    BYE = "bye", _("Bye")
+    LATE_ENTRY_LOSS = "late-entry-loss", _("Late-entry loss")
+
+
+#: The kinds of a match that seats players against each other.
+PLAYED_KINDS = (MatchKind.SWISS, MatchKind.BRACKET, MatchKind.THIRD_PLACE)
+
+
 class Match(models.Model):
     """A table of a round: one seat (bye or late-entry loss), two (head-to-head) or 3–5 (pod).
 
@@ -98,6 +116,7 @@ class Match(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=16, choices=MatchKind.choices, default=MatchKind.SWISS)
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
     winner = models.ForeignKey(
         Registration, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -126,8 +145,9 @@ class Match(models.Model):
     )
 
     class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         ordering = ["round", "table"]
-        verbose_name_plural = "matches"
         constraints = [
             models.CheckConstraint(
                 condition=Q(outcome="win", winner__isnull=False)
@@ -140,6 +160,7 @@ class Match(models.Model):
                 name="match_unique_table",
             ),
             one_of("outcome", Outcome.values, name="match_outcome_valid"),
+            one_of("kind", MatchKind.values, name="match_kind_valid"),
         ]
 
     def __str__(self) -> str:
@@ -164,6 +185,8 @@ class MatchSeat(models.Model):
     )
 
     class Meta:
+        verbose_name = _("match seat")
+        verbose_name_plural = _("match seats")
         ordering = ["match", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="seat_unique_in_match"),
@@ -198,6 +221,8 @@ class SelfReport(models.Model):
     reported_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("self-report")
+        verbose_name_plural = _("self-reports")
         ordering = ["match", "registration"]
         constraints = [
             models.UniqueConstraint(

@@ -22,7 +22,8 @@ class EventStaff(models.Model):
     role = models.CharField(max_length=16, choices=StaffRole.choices)
 
     class Meta:
-        verbose_name_plural = "event staff"
+        verbose_name = _("event staff member")
+        verbose_name_plural = _("event staff")
         constraints = [
             models.UniqueConstraint(fields=["event", "user", "role"], name="staff_unique_role"),
             one_of("role", StaffRole.values, name="staff_role_valid"),
@@ -61,6 +62,8 @@ class AuditEvent(models.Model):
     reason = models.TextField(blank=True)
 
     class Meta:
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["event", "round_number"], name="audit_event_round")]
 
@@ -93,6 +96,8 @@ class PenaltyNote(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("penalty note")
+        verbose_name_plural = _("penalty notes")
         ordering = ["-at", "-id"]
         constraints = [one_of("kind", PenaltyKind.values, name="penalty_kind_valid")]
 
@@ -115,7 +120,9 @@ class BackgroundRunKind(models.TextChoices):
 class BackgroundRun(models.Model):
     """Progress and failure of a Celery job (pairing or standings), polled by staff pages.
 
-    At most one run per event, kind and pod is queued or running (``run_one_active``, a
+    ``group``: the key of the pairing group a pairing run pairs (``PairingGroup.key``),
+    "" for a run over the whole event. At most one run per event, kind and group is
+    queued or running (``run_one_active``, a
     partial unique index): a second request finds the run already going instead of
     starting another (``tournaments.services.runs.run_request``).
     """
@@ -124,7 +131,7 @@ class BackgroundRun(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="runs")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    pod = models.CharField(max_length=40, blank=True)
+    group = models.CharField(max_length=40, blank=True)
     status = models.CharField(
         max_length=16, choices=BackgroundRunStatus.choices, default=BackgroundRunStatus.QUEUED
     )
@@ -154,10 +161,12 @@ class BackgroundRun(models.Model):
     note = models.TextField(blank=True, help_text="What happened besides the outcome.")
 
     class Meta:
+        verbose_name = _("background run")
+        verbose_name_plural = _("background runs")
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["event", "kind", "pod"],
+                fields=["event", "kind", "group"],
                 condition=models.Q(
                     status__in=[BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING]
                 ),
@@ -168,4 +177,4 @@ class BackgroundRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.pod} {self.status}"
+        return f"{self.kind} {self.group} {self.status}"

@@ -9,7 +9,7 @@ rounds, pairings by name, brackets), ``events`` (structure, divisions, home page
 players) and ``snapshots`` (a standings snapshot as page rows). Import from the package.
 """
 
-from ..pods import CUT_SUFFIX, pod_label
+from ..groups import group_label
 from .events import (
     DivisionSummary,
     divisions_for_event,
@@ -38,11 +38,11 @@ from .rounds import (
     match_for_staff,
     round_for_staff,
     rounds_for_staff,
+    views_in_language,
 )
 from .snapshots import StandingLine, standings_for_public
 
 __all__ = [
-    "CUT_SUFFIX",
     "ELIMINATION_PHASES",
     "LIVE_STATUSES",
     "PUBLIC_STATUSES",
@@ -57,11 +57,11 @@ __all__ = [
     "current_public_rounds",
     "divisions_for_event",
     "events_for_home",
+    "group_label",
     "match_for_staff",
     "names_for_public",
     "pairings_for_public",
     "pairings_search_for_public",
-    "pod_label",
     "registrations_for_staff",
     "round_for_staff",
     "rounds_for_staff",
@@ -69,4 +69,5 @@ __all__ = [
     "standings_for_public",
     "table_for_player",
     "tables_by_registration",
+    "views_in_language",
 ]

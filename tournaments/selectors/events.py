@@ -11,6 +11,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from rulesets import get_ruleset
 from rulesets.tables import Recommendation
 
+from ..groups import group_label, swiss_group
 from ..models import Division, Event, EventStaff, Registration, StaffRole
 
 
@@ -18,7 +19,7 @@ from ..models import Division, Event, EventStaff, Registration, StaffRole
 class DivisionSummary:
     code: str
     label: str
-    pod: str
+    group: str  # the label of the Swiss pairing group it is paired in (R-5)
     players: int
     active: int
     rounds: int
@@ -43,7 +44,7 @@ def _recommended(event: Event, active: int) -> tuple[Recommendation | None, str]
 
 def divisions_for_event(event: Event) -> list[DivisionSummary]:
     """Each division with its player counts and announced and recommended structure
-    (the event's round table by the active players of the division). 1 query."""
+    (the event's round table by the active players of the division). 3 queries."""
     rows = (
         Division.objects.filter(event=event)
         .annotate(
@@ -57,6 +58,7 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
             ),
         )
         .select_related("event")
+        .prefetch_related("groups__divisions")
     )
     out = []
     for d in rows:
@@ -65,7 +67,7 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
             DivisionSummary(
                 d.code,
                 d.get_code_display(),
-                d.pod,
+                group_label(swiss_group(d)),
                 d.n,
                 d.active,
                 d.rounds,

@@ -1,5 +1,5 @@
 """Public selectors: only ever published rounds (P-POST-1) — the current round of each
-pod, its pairings by table and by name, a player search and the top-cut brackets."""
+pairing group, its pairings by table and by name, a player search and the top-cut brackets."""
 
 from __future__ import annotations
 
@@ -10,21 +10,24 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from ..models import Event, MatchSeat, Registration, Round
-from ..pods import CUT_SUFFIX
 from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
 
 
 def current_public_rounds(event: Event) -> list[Round]:
-    """The latest published round of every pod (never a merely paired one); once a
-    division's top cut is posted, its Swiss pod's last round is no longer current. 1 query."""
-    latest: dict[str, Round] = {}
-    for r in Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).order_by("number"):
-        latest[r.pod] = r
-    cut = {p.removesuffix(CUT_SUFFIX) for p in latest if p.endswith(CUT_SUFFIX)}
+    """The latest published round of every pairing group (never a merely paired one),
+    groups and their divisions prefetched; once a division's top cut is posted, its Swiss
+    group's last round is no longer current. 3 queries."""
+    latest: dict[int, Round] = {}
+    rounds = Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).select_related("group")
+    for r in rounds.prefetch_related("group__divisions").order_by("number"):
+        latest[r.group_id] = r
+    cut = {d.pk for r in latest.values() if r.group.is_cut for d in r.group.divisions.all()}
     current = [
-        r for p, r in latest.items() if p.endswith(CUT_SUFFIX) or not cut & set(p.split("+"))
+        r
+        for r in latest.values()
+        if r.group.is_cut or not cut & {d.pk for d in r.group.divisions.all()}
     ]
-    return sorted(current, key=lambda r: (r.pod.endswith(CUT_SUFFIX), r.pod))
+    return sorted(current, key=lambda r: (r.group.is_cut, r.group.key))
 
 
 def pairings_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:
@@ -48,7 +51,7 @@ class NameEntry:
 def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]]:
     """``(registration id, entry)`` for every seat of ``rounds``, in table order."""
     for r in rounds:
-        label = f"{r.pod_label} · " + _("Round %(number)s") % {"number": r.number}
+        label = f"{r.group_label} · " + _("Round %(number)s") % {"number": r.number}
         for m in r.matches:
             for n, s in enumerate(m.seats, start=1):
                 others = ", ".join(o.name for o in m.seats if o is not s)
@@ -116,9 +119,9 @@ def bracket_for_public(event: Event) -> list[tuple[str, list[RoundView]]]:
     rounds = list(
         Round.objects.filter(
             event=event, status__in=PUBLIC_STATUSES, phase__in=ELIMINATION_PHASES
-        ).order_by("pod", "number")
+        ).order_by("group__key", "number")
     )
     brackets: dict[str, list[RoundView]] = defaultdict(list)
     for view in _round_views(event, rounds, records=False):
-        brackets[view.pod_label].append(view)
+        brackets[view.group_label].append(view)
     return list(brackets.items())

@@ -84,7 +84,7 @@ def _summaries(
     out = {}
     for match_id, rs in by_match.items():
         m = matches.get(match_id)
-        # every seated player reports: 2 at a match, 3–5 in a pod (``pod_reports``)
+        # every seated player reports: 2 at a match, 3–5 in a pod (``services.report_submit``)
         need = getattr(m, "n_seats", 2) if m is not None else 2
         agree = len(rs) == need and all(r.same_result(rs[0]) for r in rs)
         differ = len({(r.outcome, r.winner_id) for r in rs}) > 1
@@ -154,7 +154,9 @@ def disputes_for_staff(event: Event) -> list[QueueItem]:
     matches = matches.select_related("round")
     summaries = _summaries(reports, {m.pk: m for m in matches}, draw_word(event))
     waiting = {k: s for k, s in summaries.items() if s.state in ("held", "disputed")}
-    rounds = sorted({m.round for m in matches if m.pk in waiting}, key=lambda r: (r.number, r.pod))
+    rounds = sorted(
+        {m.round for m in matches if m.pk in waiting}, key=lambda r: (r.number, r.group_id)
+    )
     items = []
     for view in _round_views(event, rounds, match_ids=list(waiting)):
         items += [QueueItem(view, m, waiting[m.id]) for m in view.matches]

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from ..clock import minutes_text
+from ..groups import group_label
 from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
 from ..multiplayer import match_points_rule
-from ..pods import pod_label
 from .names import seat_name, seat_twin
 
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.STARTED, RoundStatus.COMPLETE)
@@ -113,8 +113,8 @@ class RoundView:
     """A round with its tables in table order (byes, then late-entry losses, last)."""
 
     id: int
-    pod: str
-    pod_label: str
+    group: str  # the pairing group's key
+    group_label: str
     number: int
     phase: str
     phase_label: str
@@ -146,17 +146,17 @@ class RoundView:
 
 
 def _records(
-    event: Event, before: dict[str, int], registrations: Iterable[int] | None = None
+    event: Event, before: dict[int, int], registrations: Iterable[int] | None = None
 ) -> dict[int, tuple[int, int, int]]:
-    """``{registration id: (wins, losses, ties)}`` over each pod's rounds numbered below
-    ``before[pod]`` (byes count as wins; double and late-entry losses as losses), for
+    """``{registration id: (wins, losses, ties)}`` over each pairing group's rounds
+    numbered below ``before[group id]`` (byes count as wins; double and late-entry losses as losses), for
     every player or only ``registrations``. A drawn pod the player conceded counts as
     a loss (no draw point, MP-PTS-1). One query."""
     if not before:
         return {}
     where = Q()
-    for pod, number in before.items():
-        where |= Q(round__pod=pod, round__number__lt=number)
+    for group, number in before.items():
+        where |= Q(round__group_id=group, round__number__lt=number)
     if registrations is not None:
         where &= Q(registration_id__in=list(registrations))
     rows = MatchSeat.objects.filter(where, round__event=event).values_list(
@@ -255,14 +255,15 @@ def _round_views(
     by_match: dict[int, list[MatchSeat]] = defaultdict(list)
     for s in seats.order_by("match_id", "seat"):
         by_match[s.match_id].append(s)
-    history = _records(event, {r.pod: r.number for r in rounds}) if records else {}
+    history = _records(event, {r.group_id: r.number for r in rounds}) if records else {}
+    prefetch_related_objects(rounds, "group__divisions")
     points = match_points_rule(event)  # MP-PTS-1: 2n − 1 per win in pod events
     draw = draw_word(event)
     return [
         RoundView(
             r.pk,
-            r.pod,
-            pod_label(r.pod),
+            r.group.key,
+            group_label(r.group),
             r.number,
             r.phase,
             r.get_phase_display(),
@@ -275,6 +276,27 @@ def _round_views(
             tuple(r.notes or ()),
         )
         for r in rounds
+    ]
+
+
+def views_in_language(
+    event: Event, rounds: Sequence[Round], views: Sequence[RoundView]
+) -> list[RoundView]:
+    """``views`` (``_round_views(event, rounds)``, read in any language) with their words
+    — group, phase and status labels, the ruleset's draw word — in the active language, as
+    ``_round_views`` words them, so one read of the tables serves the pages of every
+    language (``public_pages``, ``public_cache``). No query."""
+    draw = draw_word(event)
+    by_id = {r.pk: r for r in rounds}
+    return [
+        replace(
+            v,
+            group_label=group_label(by_id[v.id].group),
+            phase_label=by_id[v.id].get_phase_display(),
+            status_label=by_id[v.id].get_status_display(),
+            matches=tuple(replace(m, draw_word=draw) for m in v.matches),
+        )
+        for v in views
     ]
 
 
@@ -294,13 +316,13 @@ def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     )
     rnd = m.round
     ids = [s.registration_id for s in m.seats.all()]
-    history = _records(rnd.event, {rnd.pod: rnd.number}, registrations=ids)
+    history = _records(rnd.event, {rnd.group_id: rnd.number}, registrations=ids)
     missing = Match.objects.filter(round=rnd, outcome=Outcome.PENDING).count()
     return _match_view(m, history, match_points_rule(rnd.event), draw_word(rnd.event)), missing
 
 
 def rounds_for_staff(event: Event) -> list[tuple[str, Round]]:
-    """Every round of the event with its pod's label, by number and pod. 1 query."""
-    return [
-        (pod_label(r.pod), r) for r in Round.objects.filter(event=event).order_by("number", "pod")
-    ]
+    """Every round of the event with its pairing group's label, by number and group.
+    3 queries."""
+    rounds = Round.objects.filter(event=event).prefetch_related("group__divisions")
+    return [(group_label(r.group), r) for r in rounds.order_by("number", "group__key")]

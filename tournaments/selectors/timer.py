@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 from rulesets import Ruleset
 
 from ..clock import Clock, RoundTimes, clock_text, minutes_text, round_clock
+from ..groups import group_label
 from ..models import Event, Match, Outcome, Round, RoundStatus
-from ..pods import pod_label
 from .rounds import ELIMINATION_PHASES
 
 # (table, outcome, intentional draw noted at, extension in seconds)
@@ -108,7 +108,7 @@ def _round_clock(
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
         round=rnd,
-        label=f"{pod_label(rnd.pod)} · " + gettext("Round %(number)s") % {"number": rnd.number},
+        label=f"{group_label(rnd.group)} · " + gettext("Round %(number)s") % {"number": rnd.number},
         clock=clock,
         text=clock_text(shown),
         note=_note(rules, clock, elimination),
@@ -131,8 +131,13 @@ def _match_rows(rounds: Sequence[Round]) -> dict[int, list[MatchRow]]:
 
 
 def timer_for_public(event: Event, now: dt.datetime) -> list[RoundClock]:
-    """Every started round of the event with its clock at the server's ``now``. 2 queries."""
-    rounds = list(Round.objects.filter(event=event, status=RoundStatus.STARTED).order_by("pod"))
+    """Every started round of the event with its clock at the server's ``now``. 4 queries."""
+    rounds = list(
+        Round.objects.filter(event=event, status=RoundStatus.STARTED)
+        .select_related("group")
+        .prefetch_related("group__divisions")
+        .order_by("group__key")
+    )
     rows = _match_rows(rounds)
     return [_round_clock(r, event.rules, rows[r.pk], now) for r in rounds]
 

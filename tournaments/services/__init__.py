@@ -22,10 +22,12 @@ from .registrations import (
     registrations_add_csv,
 )
 from .reports import dispute_resolve, report_accept, report_submit
+from .result_types import Result
 from .results import (
     correction_window_open,
     locked_message,
     match_result_text,
+    pod_intentional_draw_note,
     slip_enter,
 )
 from .rounds import (
@@ -46,6 +48,7 @@ from .staff import (
 
 __all__ = [
     "Correction",
+    "Result",
     "audit_log",
     "correction_window_open",
     "deck_check_draw",
@@ -67,6 +70,7 @@ __all__ = [
     "parse_player_lines",
     "penalty_note_add",
     "player_update",
+    "pod_intentional_draw_note",
     "players_sheet_preview",
     "registration_add",
     "late_losses",

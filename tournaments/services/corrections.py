@@ -3,19 +3,19 @@ are already paired (P-SW-9)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
 
-from rulesets import get_ruleset
-
 from ..errors import InvalidInput, RecordLocked
-from ..models import Match, Outcome, Phase, Registration, Round, RoundStatus
+from ..models import Match, Phase, Registration, Round, RoundStatus
 from ..public_pages import public_pages_changed
 from .audit import audit_log
-from .results import correction_window_open, locked_message, slip_enter
+from .result_types import Result, as_result, result_format, seats_of
+from .results import correction_window_open, locked_match, locked_message, slip_enter
 
 SWISS_PHASES = (Phase.SWISS, Phase.SWISS_DAY2)
 
@@ -30,45 +30,19 @@ class Correction:
     repairable: Round | None
 
 
-def _points(outcome: str, winner_id: int | None, reg_id: int, event_ruleset: str) -> int:
-    ruleset = get_ruleset(event_ruleset)
-    if outcome == Outcome.WIN:
-        return ruleset.points_win if winner_id == reg_id else ruleset.points_loss
-    return ruleset.points_tie if outcome == Outcome.DRAW else 0
-
-
-def _moved_players(m: Match, old: tuple[str, int | None]) -> set[int]:
-    """Players whose match points, and so whose bracket (P-SW-2), the change moved."""
-    ruleset = m.round.event.ruleset
-    return {
-        s.registration_id
-        for s in m.seats.all()
-        if _points(*old, s.registration_id, ruleset)
-        != _points(m.outcome, m.winner_id, s.registration_id, ruleset)
-    }
-
-
-def mark_changed_brackets(
-    *,
-    match: Match,
-    old: tuple[str, int | None],
-    by: Any,
-    reason: str,
-    moved: set[int] | None = None,
-) -> list[Match]:
-    """Flag the pairings of later Swiss rounds of the pod that seat a player whose bracket
-    the change of ``match`` from ``old`` (outcome, winner id) moved; audit each flag.
-    ``moved``: the players whose match points changed, when the caller knows better
-    (pods: a change of who conceded a draw, ``pod_results``). Returns the newly flagged
-    matches. Elimination rounds have no brackets."""
+def mark_changed_brackets(*, match: Match, moved: set[int], by: Any, reason: str) -> list[Match]:
+    """Flag the pairings of later Swiss rounds of the pairing group that seat a player
+    whose match points, and so whose bracket (P-SW-2), the correction of ``match``
+    moved (``moved``: registration ids; in a pod also a change of who conceded a draw,
+    MP-PTS-1); audit each flag. Returns the newly flagged matches. Elimination rounds
+    have no brackets."""
     rnd = match.round
-    moved = _moved_players(match, old) if moved is None else moved
     if not moved or rnd.phase not in SWISS_PHASES:
         return []
     later = (
         Match.objects.filter(
             round__event_id=rnd.event_id,
-            round__pod=rnd.pod,
+            round__group_id=rnd.group_id,
             round__phase__in=SWISS_PHASES,
             round__number__gt=rnd.number,
             seats__registration_id__in=moved,
@@ -102,11 +76,7 @@ def correction_target(match: Match, reason: str) -> tuple[Match, str]:
     reason = reason.strip()
     if not reason:
         raise InvalidInput(gettext("A correction needs a reason: say what was wrong."))
-    m = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
+    m = locked_match(match)
     if not m.reported:
         raise InvalidInput(
             gettext("Table %(table)s has no result yet: enter its slip first.") % {"table": m.table}
@@ -128,44 +98,51 @@ def result_correct(
     match: Match,
     by: Any,
     reason: str,
+    result: Result | None = None,
+    version: int | None = None,
     outcome: str = "",
     winner: Registration | None = None,
-    version: int | None = None,
-    games: tuple[int, int, int] | None = None,
+    games: Sequence[int] | None = None,
+    conceded: Iterable[int] = (),
 ) -> Correction:
-    """Correct a recorded result within the P-POST-4 window, with a reason.
+    """Correct a recorded result (a match or a pod) within the P-POST-4 window, with a
+    reason.
 
-    The change goes through ``slip_enter`` (row lock, version check, audit row with
-    old and new value and the reason; standings recomputed by a task when the round is
-    complete). Later Swiss pairings of the pod whose brackets changed are marked, and
-    the round is returned as ``repairable`` when it has not started (P-SW-9, P-POST-2).
-    games: the corrected game record of a best-of-3 ruleset (M-MATCH-1; an impossible
-    one such as 3-0 is refused and nothing changes).
-    Raises InvalidInput (no reason, no result yet, impossible games), RecordLocked (window closed, the
-    rule quoted), ResultConflict (stale version).
+    result: a :class:`Result`, or its parts as keywords, as for ``slip_enter`` (a
+    best-of-3 game record, M-MATCH-1, an impossible one such as 3-0 refused and nothing
+    changed; a pod's winner or draw and who conceded it, MP-PTS-1). The change goes
+    through ``slip_enter`` (row lock, version check, audit row with old and new value
+    and the reason; standings recomputed by a task when the round is complete). Later
+    Swiss pairings seating a player whose match points changed are marked (P-SW-9; for
+    pods MP-PAIR-1 fills pods by standing), and the next round is returned as
+    ``repairable`` when it has not started (P-POST-2). The public pages are rebuilt when
+    a later round's pairings, which show records, are public (pods: also whenever points
+    moved). Raises InvalidInput (no reason, no result yet, impossible result),
+    RecordLocked (window closed, the rule quoted), ResultConflict (stale version).
     """
+    wanted = as_result(result, outcome, winner, games, conceded)
     m, reason = correction_target(match, reason)
-    old = (m.outcome, m.winner_id)
-    m = slip_enter(
-        match=m,
-        outcome=outcome,
-        winner=winner,
-        version=version,
-        reason=reason,
-        by=by,
-        games=games,
-    )
-    marked = mark_changed_brackets(match=m, old=old, by=by, reason=reason)
-    return Correction(m, tuple(marked), _next_round_after(m.round))
+    seats = seats_of(m)
+    fmt = result_format(seats)
+    before = fmt.points(m, seats)
+    m = slip_enter(match=m, result=wanted, version=version, reason=reason, by=by)
+    after = fmt.points(m, seats_of(m))
+    moved = {reg for reg, points in after.items() if points != before.get(reg)}
+    marked = mark_changed_brackets(match=m, moved=moved, by=by, reason=reason)
+    refresh = bool(moved) and fmt.refresh_when_points_move
+    return Correction(m, tuple(marked), _next_round_after(m.round, refresh=refresh))
 
 
-def _next_round_after(rnd: Round) -> Round | None:
-    """Redraw the public pairings of a published next round (they show records), and
-    return that round when it has not started and has marked pairings (P-SW-9)."""
-    later = Round.objects.filter(event_id=rnd.event_id, pod=rnd.pod, number=rnd.number + 1).first()
+def _next_round_after(rnd: Round, *, refresh: bool) -> Round | None:
+    """Redraw the public pairings (they show records) when the next round is published,
+    or always when ``refresh``; return the next round when it has not started and has
+    marked pairings (P-SW-9)."""
+    later = Round.objects.filter(
+        event_id=rnd.event_id, group_id=rnd.group_id, number=rnd.number + 1
+    ).first()
+    if refresh or (later is not None and later.is_public):
+        refresh_public_pairings(rnd.event_id)
     if later is None:
         return None
-    if later.is_public:
-        refresh_public_pairings(rnd.event_id)
     unstarted = later.status in (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
     return later if unstarted and later.matches.filter(bracket_changed=True).exists() else None

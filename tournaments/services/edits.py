@@ -18,7 +18,9 @@ from rulesets import get_ruleset
 
 from ..ages import division_for
 from ..errors import InvalidInput, ResultConflict
-from ..models import Event, EventStatus, Phase, Player, Registration, Round, Structure
+from ..messages import shown
+from ..models import Event, EventStatus, Phase, Player, Registration, Round
+from ..procedures import standalone_bracket
 from ..public_pages import public_pages_changed
 from ..seasons import event_season
 from .audit import audit_log
@@ -180,7 +182,7 @@ def event_rounds_editable(event: Event) -> str:
     """Why the planned Swiss rounds can no longer change ("" when they can): a single
     elimination event has none, the top cut has been paired or the event is over, or the
     rounds are set per division (check-in closed with age divisions, flights)."""
-    if event.structure == Structure.SINGLE_ELIMINATION:
+    if standalone_bracket(event):
         return gettext("A single-elimination event has no Swiss rounds.")
     if (
         event.status in (EventStatus.TOP_CUT, EventStatus.FINISHED)
@@ -266,4 +268,4 @@ def _check_rounds(event: Event, rounds: int) -> None:
     if problem and problem != ruleset.structure_problem(
         event.structure, event.swiss_rounds, event.top_cut_size
     ):
-        raise InvalidInput(problem)
+        raise InvalidInput(shown(problem))

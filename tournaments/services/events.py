@@ -13,6 +13,8 @@ from django.utils.translation import gettext
 from rulesets import DEFAULT, get_ruleset
 
 from ..errors import InvalidInput
+from ..groups import set_swiss_groups
+from ..messages import shown
 from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
 from .audit import audit_log
 
@@ -63,9 +65,9 @@ def _check_structure(ruleset: str, structure: str, cut: int) -> None:
     cut of ``cut`` players (the registry's sizes: MP-SE-1 pods, else P-TC-1)."""
     rs = get_ruleset(ruleset)
     if structure not in {s.value for s in rs.structures}:
-        raise InvalidInput(rs.structure_problem(structure, 1, 0))
+        raise InvalidInput(shown(rs.structure_problem(structure, 1, 0)))
     if problem := rs.cut_problem(cut):
-        raise InvalidInput(problem)
+        raise InvalidInput(shown(problem))
 
 
 @transaction.atomic
@@ -96,7 +98,8 @@ def event_create(
 ) -> Event:
     """Create an event, its divisions and make ``by`` its organiser.
 
-    divisions: ``{division code: pod name}``; default one open division (P-AGE-6).
+    divisions: ``{division code: key of its Swiss pairing group}`` (divisions sharing a
+    key are paired together, P-AGE-3); default one open division (P-AGE-6).
     season_year: the year the season ends in, for the age cut-offs (P-AGE-1); None →
     from the date. awards_championship_points: late entry after round 2 needs an
     override (P-LATE-1). day2_rounds: Swiss rounds on Day 2 of a two-day event (P-D2-1).
@@ -137,8 +140,10 @@ def event_create(
         planned_break_seconds=planned_break_seconds,
         planned_tables=planned_tables,
     )
-    for code, pod in (divisions or {DivisionCode.OPEN: "open"}).items():
-        Division.objects.create(event=event, code=code, pod=pod)
+    keys = divisions or {DivisionCode.OPEN: "open"}
+    for code in keys:
+        Division.objects.create(event=event, code=code)
+    set_swiss_groups(event, keys)
     if getattr(by, "is_authenticated", False):
         EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
     audit_log(event=event, by=by, action="event.create", obj=event, new={"name": event.name})

@@ -6,7 +6,8 @@ from collections import defaultdict
 from typing import Any
 
 from ..formats.event_json import FORMAT
-from ..models import Event, MatchSeat, Outcome
+from ..groups import swiss_group
+from ..models import Event, MatchKind, MatchSeat, Outcome
 
 _RESULTS = {
     Outcome.DRAW: "draw",
@@ -41,8 +42,8 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
     (I-1: the standings order their last ties by it), each match its ``why``."""
     seats = (
         MatchSeat.objects.filter(round__event=event)
-        .select_related("match__winner", "match__round", "registration")
-        .order_by("round__number", "round__pod", "match_id", "seat")
+        .select_related("match__winner", "match__round__group", "registration")
+        .order_by("round__number", "round__group__key", "match_id", "seat")
     )
     matches: dict[int, dict[str, Any]] = {}
     rounds: dict[tuple[int, str], list[dict[str, Any]]] = defaultdict(list)
@@ -60,9 +61,11 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
                 matches[m.pk]["games"] = m.games
             if m.why:
                 matches[m.pk]["why"] = m.why
+            if m.kind == MatchKind.THIRD_PLACE:  # the others follow from result and phase
+                matches[m.pk]["kind"] = m.kind
             rounds[(m.round.number, m.round.phase)].append(matches[m.pk])
             if m.round.seed:
-                seeds[(m.round.number, m.round.phase)][m.round.pod] = m.round.seed
+                seeds[(m.round.number, m.round.phase)][m.round.group.key] = m.round.seed
         matches[m.pk]["players"].append(s.registration.external_id)
         if s.conceded:  # pods: no share of a draw (MP-PTS-1)
             matches[m.pk].setdefault("conceded", []).append(s.registration.external_id)
@@ -95,14 +98,14 @@ def event_export(event: Event) -> dict[str, Any]:
         "divisions": [
             {
                 "code": d.code,
-                "group": d.pod,
-                "pod": d.pod,
+                "group": swiss_group(d).key,
+                "pod": swiss_group(d).key,
                 "swiss_rounds": d.rounds,
                 "day2_rounds": event.day2_rounds,
                 "top_cut": d.cut,
                 "flights": d.flights,
             }
-            for d in event.divisions.order_by("code")
+            for d in event.divisions.prefetch_related("groups").order_by("code")
         ],
         "players": _players(event),
         "rounds": _rounds(event),

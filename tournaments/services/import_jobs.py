@@ -42,7 +42,7 @@ from celery import current_app
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
 
 from ..errors import InvalidInput, MatchslipError
 from ..formats.checks import MAX_FILE_BYTES, FileRefused
@@ -53,6 +53,7 @@ from ..formats.melee import melee_to_event_data
 from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
 from ..formats.wer import parse_wer
+from ..messages import deferred, gettext, stored
 from ..models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
 from ..outages import BROKER_ERRORS, broker_outage
 from .imports import event_import, file_too_large
@@ -64,12 +65,15 @@ TASK = "tournaments.tasks.import_job_run"
 QUEUED, RUNNING = ImportJobStatus.QUEUED, ImportJobStatus.RUNNING
 DONE, FAILED = ImportJobStatus.DONE, ImportJobStatus.FAILED
 WRITE_EVERY = 0.5  # seconds between two progress writes of the same stage
-WAITING = "Waiting for a worker"
-READING = "Reading the file"
-WORKER_LOST = (
-    "The worker importing this file stopped (last seen {seen}); nothing was imported. Try again."
+# Stages and errors are stored language-neutrally (``tournaments.messages``): fixed texts
+# as their English msgid, the others as stored messages; the job page translates them.
+WAITING = gettext_noop("Waiting for a worker")
+READING = gettext_noop("Reading the file")
+IMPORTED, STOPPED = gettext_noop("Imported"), gettext_noop("Stopped")
+WORKER_LOST = gettext_noop(
+    "The worker importing this file stopped (last seen %(seen)s); nothing was imported. Try again."
 )
-UNEXPECTED = "The import failed because of an unexpected error; it has been logged."
+UNEXPECTED = gettext_noop("The import failed because of an unexpected error; it has been logged.")
 
 
 def _json(content: bytes) -> Any:
@@ -172,7 +176,8 @@ def import_job_execute(job_id: int) -> None:
     duplicate message) is left alone. The file is read, then imported in one transaction
     that also makes the uploader the event's organiser; progress goes to the row as it
     goes (:class:`JobProgress`). A refused file (``FileRefused``, ``MatchslipError``)
-    fails the job with its message, nothing written; anything else is logged, fails the
+    fails the job with its message (``messages.stored``: shown in the reader's
+    language), nothing written; anything else is logged, fails the
     job with ``UNEXPECTED`` and is re-raised. The file is emptied once the job is done or
     refused.
     """
@@ -184,7 +189,7 @@ def import_job_execute(job_id: int) -> None:
         with lease_heartbeat(ImportJob, job.pk, name="import"):
             _import(job, progress)
     except MatchslipError as e:
-        _finish(job.pk, status=FAILED, error=str(e))
+        _finish(job.pk, status=FAILED, error=stored(e))
     except Exception:
         logger.exception("import job %s failed", job_id)
         _finish(job.pk, status=FAILED, error=UNEXPECTED)
@@ -234,7 +239,7 @@ def _claim(job_id: int) -> ImportJob | None:
 def _finish(job_id: int, *, status: str, error: str = "", event_id: int | None = None) -> None:
     """Record the outcome; the file is no longer needed (a refused file stays refused).
     A failure is recorded only on a job still running (never over a done one)."""
-    stage = "Imported" if status == DONE else "Stopped"
+    stage = IMPORTED if status == DONE else STOPPED
     jobs = ImportJob.objects.filter(pk=job_id)
     if status == FAILED:
         jobs = jobs.filter(status=RUNNING)
@@ -320,8 +325,8 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
             if job.status == RUNNING:
                 last = job.heartbeat_at or job.started_at or job.created_at
                 seen = f"{timezone.localtime(last):%H:%M:%S}"
-                job.status, job.error = FAILED, WORKER_LOST.format(seen=seen)
-                job.stage, job.finished_at = "Stopped", now
+                job.status, job.error = FAILED, deferred(WORKER_LOST, seen=seen)
+                job.stage, job.finished_at = STOPPED, now
                 job.save(update_fields=["status", "error", "stage", "finished_at"])
                 done.append((job.pk, "failed"))
             else:

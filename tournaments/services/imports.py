@@ -12,23 +12,36 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
 from ..errors import InvalidInput
 from ..formats.checks import ELIMINATION, MAX_FILE_BYTES, FileRefused, check_event_data
 from ..formats.eventdata import DivisionData, EventData, MatchData
+from ..formats.seeds import FirstRoundSeat, first_round_seeds
 from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
+from ..groups import (
+    cut_group,
+    cut_key,
+    flight_group,
+    flight_key,
+    seeds_store,
+    set_swiss_groups,
+    swiss_group,
+)
+from ..messages import gettext, stored
 from ..models import (
     Division,
     Event,
     EventStaff,
     EventStatus,
+    GroupPhase,
     Match,
+    MatchKind,
     MatchSeat,
     Outcome,
+    PairingGroup,
     Phase,
     Player,
     Registration,
@@ -38,7 +51,6 @@ from ..models import (
     Structure,
 )
 from ..multiplayer import allowed_cuts
-from ..pods import cut_pod_name, flight_pod
 from ..procedures import groups_done
 from .audit import audit_log
 from .events import event_insert
@@ -61,11 +73,11 @@ def _player_pod(
 ) -> str:
     division = division_of[pid]
     if phase in (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION):
-        return cut_pod_name(division.code) if phase == Phase.TOP_CUT else division.pod
+        return cut_key(division.code) if phase == Phase.TOP_CUT else division.group
     flight = flight_of.get(pid)
     if division.flights and flight:  # P-FL: each flight is its own pairing group
-        return flight_pod(division.pod, flight)
-    return division.pod
+        return flight_key(division.group, flight)
+    return division.group
 
 
 def _check_pods(data: EventData) -> None:
@@ -147,6 +159,33 @@ def _no_progress(stage: str, done: int, total: int) -> None:
 BATCH = 2000  # rows per INSERT: a few queries per thousand rows, whatever the file's size
 
 
+def _group_rows(event: Event) -> dict[str, PairingGroup]:
+    """``{key: group}`` of the event's Swiss groups and its flighted divisions' flights
+    (made here, P-FL-1); cut groups are made as their rounds are met."""
+    rows: dict[str, PairingGroup] = {}
+    for division in event.divisions.prefetch_related("groups"):
+        root = swiss_group(division)
+        rows[root.key] = root
+        for n in range(1, division.flights + 1):
+            flight = flight_group(division, n)
+            rows[flight.key] = flight
+    return rows
+
+
+def _kind(phase: str, m: MatchData) -> str:
+    """A match's kind from the file (``Match.kind``): a bye or a late-entry loss by its
+    outcome, a 3rd/4th place playoff by its place in the bracket (its ``why`` as the
+    pairing wrote it; event JSON and TOM files carry no kind), else Swiss or bracket by
+    the phase."""
+    if m.outcome == Outcome.BYE:
+        return MatchKind.BYE
+    if m.outcome == Outcome.LOSS:
+        return MatchKind.LATE_ENTRY_LOSS
+    if phase in ELIMINATION and m.third_place:
+        return MatchKind.THIRD_PLACE
+    return MatchKind.BRACKET if phase in ELIMINATION else MatchKind.SWISS
+
+
 def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration]) -> int:
     """Every round of the file, split by pairing group, with its matches and seats: three
     bulk inserts (a few more for a big file, ``BATCH`` rows each), never a query per round,
@@ -155,21 +194,24 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
     by_code = {d.code: d for d in data.divisions}
     division_of = {p.id: by_code[p.division] for p in data.players}
     flight_of = {p.id: p.flight for p in data.players}
+    rows = _group_rows(event)
     groups: list[tuple[Round, list[MatchData]]] = []
     for rd in data.rounds:
-        by_pod: dict[str, list[MatchData]] = {}
+        by_key: dict[str, list[MatchData]] = {}
         for m in rd.matches:
-            by_pod.setdefault(_pod_of(m, rd.phase, division_of, flight_of), []).append(m)
-        for pod, matches in by_pod.items():
+            by_key.setdefault(_pod_of(m, rd.phase, division_of, flight_of), []).append(m)
+        for key, matches in by_key.items():
+            if key not in rows:  # a division's cut, made as it is first met
+                rows[key] = cut_group(regs[matches[0].players[0]].division)
             pending = any(m.outcome == Outcome.PENDING for m in matches)
             status = RoundStatus.STARTED if pending else RoundStatus.COMPLETE
             rnd = Round(
                 event=event,
-                pod=pod,
+                group=rows[key],
                 phase=rd.phase,
                 number=rd.number,
                 status=status,
-                seed=rd.seeds.get(pod, 0),
+                seed=rd.seeds.get(key, 0),
             )
             groups.append((rnd, matches))
     Round.objects.bulk_create([rnd for rnd, _ in groups], batch_size=BATCH)
@@ -179,6 +221,7 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
             Match(
                 round_id=rnd.pk,
                 table=m.table if len(m.players) > 1 else None,
+                kind=_kind(rnd.phase, m),
                 outcome=m.outcome,
                 winner_id=regs[m.winner].pk if m.winner else None,
                 games=m.games,
@@ -203,7 +246,32 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
         ),
         batch_size=BATCH,
     )
+    _store_seeds([g for g in rows.values() if g.phase != GroupPhase.SWISS], pairs, regs)
     return len(created)
+
+
+def _store_seeds(
+    brackets: list[PairingGroup],
+    pairs: list[tuple[Round, MatchData]],
+    regs: dict[str, Registration],
+) -> None:
+    """Store the seeds of each bracket group that has rounds (``CutSeed``), read back
+    from its first round (``formats.seeds``: a file carries no seeds)."""
+    for group in brackets:
+        played = [(rnd, m) for rnd, m in pairs if rnd.group_id == group.pk]
+        if not played:
+            continue
+        first = min(rnd.number for rnd, _ in played)
+        matches = sorted(
+            (m for rnd, m in played if rnd.number == first),
+            key=lambda m: (m.table is None or len(m.players) == 1, m.table or 0),
+        )
+        seats = [
+            FirstRoundSeat(regs[pid].pk, m.table if len(m.players) > 1 else None, n, m.why)
+            for m in matches
+            for n, pid in enumerate(m.players, start=1)
+        ]
+        seeds_store(group, first_round_seeds(seats))
 
 
 def _create_registrations(
@@ -300,19 +368,19 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
         status=EventStatus.REGISTRATION,
     )
     if notes:  # official records kept as recorded (formats.checks): shown to staff
-        event.import_notes = notes
+        event.import_notes = [stored(note) for note in notes]  # in the reader's language
         event.save(update_fields=["import_notes"])
     divisions = {
         d.code: Division.objects.create(
             event=event,
             code=d.code,
-            pod=d.pod,
             swiss_rounds=d.swiss_rounds,
             top_cut_size=d.top_cut,
             flights=d.flights,
         )
         for d in data.divisions
     }
+    set_swiss_groups(event, {d.code: d.group for d in data.divisions})
     report(f"Writing {n_players:,} players", 0, total)
     regs = _create_registrations(event, data, divisions)
     report(f"Writing {n_matches:,} matches", n_players, total)

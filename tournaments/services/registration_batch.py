@@ -19,25 +19,27 @@ from django.utils.translation import gettext
 from pairings.engine.flights import late_flight
 
 from ..errors import InvalidInput
+from ..groups import flight_group, swiss_group
 from ..models import (
     AuditEvent,
     Division,
     Event,
     Match,
+    MatchKind,
     MatchSeat,
     Outcome,
+    PairingGroup,
     Phase,
     Player,
     Registration,
     Round,
     RoundStatus,
-    Structure,
 )
-from ..pods import flight_pod
+from ..procedures import standalone_bracket
 from .audit import actor_fields
 from .rounds import round_discard
 
-#: A Swiss round in these states makes a new player of its pod late (P-LATE-1); a bracket
+#: A Swiss round in these states makes a new player of its pairing group late (P-LATE-1); a bracket
 #: whose round 1 is in them is closed to new players (P-SE-4).
 UNDER_WAY = (RoundStatus.STARTED, RoundStatus.COMPLETE)
 
@@ -66,7 +68,7 @@ def players_register(
     players, the registrations, the late-entry losses and the audit rows (one
     ``registration.add`` row per player). Each player joins a flight as P-FL-4 says.
 
-    ``late`` None: late when a Swiss round of their pod has started, with a loss for each
+    ``late`` None: late when a Swiss round of their pairing group has started, with a loss for each
     (P-LATE-1, I-5), refused after round 2 of a Championship Points event unless
     ``override``; True/False: as given, no losses. Returns the registrations in the
     order of ``entries``. Raises InvalidInput, naming the pasted line where there is one.
@@ -77,15 +79,15 @@ def players_register(
     _refuse_registered(event, entries)
     draws = _flight_draws([e.division for e in entries])
     started = _started_rounds(event)
-    behind = [
-        started.get(flight_pod(e.division.pod, flight) if flight else e.division.pod, [])
-        for e, (flight, _) in zip(entries, draws, strict=True)
-    ]
+    groups = _entry_groups(
+        [(e.division, flight) for e, (flight, _) in zip(entries, draws, strict=True)]
+    )
+    behind = [started.get(group.pk, []) for group in groups]
     if late is None:
         for rounds in behind:
             _check_late_entry(event, len(rounds), override)
-    if event.structure == Structure.SINGLE_ELIMINATION:
-        _se_late_entry(event, {e.division.pod for e in entries}, by)
+    if standalone_bracket(event):
+        _se_late_entry(event, {g.pk for g in groups}, by)
     regs = _insert(event, entries, [flight for flight, _ in draws], behind, late)
     if late is None:
         _late_entry_losses(regs, behind)
@@ -157,13 +159,25 @@ def _new_external_ids(event: Event, count: int) -> list[str]:
     return ids
 
 
-def _started_rounds(event: Event) -> dict[str, list[Round]]:
-    """The event's Swiss rounds already started, by pod, in round order (P-LATE-1)."""
-    by_pod: dict[str, list[Round]] = {}
+def _entry_groups(entries: list[tuple[Division, int | None]]) -> list[PairingGroup]:
+    """The pairing group each new player is paired in: their flight's (P-FL-4), else
+    their division's Swiss group; one query per division and flight."""
+    found: dict[tuple[int, int | None], PairingGroup] = {}
+    for division, flight in entries:
+        if (division.pk, flight) not in found:
+            group = flight_group(division, flight) if flight else swiss_group(division)
+            found[division.pk, flight] = group
+    return [found[d.pk, flight] for d, flight in entries]
+
+
+def _started_rounds(event: Event) -> dict[int, list[Round]]:
+    """The event's Swiss rounds already started, by pairing group (its pk), in round
+    order (P-LATE-1)."""
+    by_group: dict[int, list[Round]] = {}
     rounds = Round.objects.filter(event=event, phase=Phase.SWISS, status__in=UNDER_WAY)
     for rnd in rounds.order_by("number"):
-        by_pod.setdefault(rnd.pod, []).append(rnd)
-    return by_pod
+        by_group.setdefault(rnd.group_id, []).append(rnd)
+    return by_group
 
 
 def _check_late_entry(event: Event, started: int, override: bool) -> None:
@@ -176,10 +190,13 @@ def _check_late_entry(event: Event, started: int, override: bool) -> None:
         )
 
 
-def _se_late_entry(event: Event, pods: set[str], by: Any) -> None:
+def _se_late_entry(event: Event, groups: set[int], by: Any) -> None:
     """P-SE-4: nobody joins a bracket once round 1 has started; before that, new players
-    break round 1, which is discarded to be paired again with them."""
-    firsts = list(Round.objects.filter(event=event, pod__in=pods, number=1).order_by("pod"))
+    break round 1, which is discarded to be paired again with them. ``groups``: the pks
+    of the brackets they join."""
+    firsts = list(
+        Round.objects.filter(event=event, group__in=groups, number=1).order_by("group__key")
+    )
     if any(first.status in UNDER_WAY for first in firsts):
         raise InvalidInput(
             gettext("Single elimination: players cannot join once round 1 has started.")
@@ -189,13 +206,14 @@ def _se_late_entry(event: Event, pods: set[str], by: Any) -> None:
 
 
 def _late_entry_losses(regs: list[Registration], started: list[list[Round]]) -> None:
-    """P-LATE-1, I-5: a loss for every round of the player's pod already started, each a
+    """P-LATE-1, I-5: a loss for every round of the player's pairing group already started, each a
     one-seat match (two inserts for the whole batch)."""
     losses = [(reg, rnd) for reg, rounds in zip(regs, started, strict=True) for rnd in rounds]
     if not losses:
         return
     matches = Match.objects.bulk_create(
-        Match(round=rnd, outcome=Outcome.LOSS, why="late entry") for _, rnd in losses
+        Match(round=rnd, kind=MatchKind.LATE_ENTRY_LOSS, outcome=Outcome.LOSS, why="late entry")
+        for _, rnd in losses
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(match=match, round=rnd, registration=reg, seat=1)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 
 from ..ages import division_for
 from ..errors import InvalidInput
+from ..groups import swiss_group
 from ..models import (
     Division,
     Event,
@@ -24,7 +25,6 @@ from ..models import (
     Registration,
     Round,
 )
-from ..pods import flight_pod
 from ..seasons import event_season
 from .audit import audit_log
 from .registration_batch import UNDER_WAY, NewPlayer, players_register
@@ -91,7 +91,7 @@ def registration_add(
     late: bool | None = None,
     override_late_entry: bool = False,
 ) -> Registration:
-    """Register one player. After a Swiss round of their pod has started the player is
+    """Register one player. After a Swiss round of their pairing group has started the player is
     late: flagged tardy and given a loss for every started round (P-LATE-1, I-5); in a
     flighted division they join the smaller flight (P-FL-4). See ``players_register``.
 
@@ -112,12 +112,13 @@ def registration_add(
 
 def late_losses(event: Event, division: Division | None = None) -> int:
     """How many automatic losses a player added now would receive (P-LATE-1): the Swiss
-    rounds of their pod already started (the event's first division by default)."""
+    rounds of their pairing group (or its flights) already started (the event's first division by default)."""
     division = division or event.divisions.order_by("code").first()
     if division is None:
         return 0
-    pods = Q(pod=division.pod) | Q(pod__startswith=flight_pod(division.pod, 0)[:-1])
-    started = Round.objects.filter(pods, event=event, phase=Phase.SWISS, status__in=UNDER_WAY)
+    root = swiss_group(division)
+    groups = Q(group=root) | Q(group__parent=root, group__flight__isnull=False)
+    started = Round.objects.filter(groups, event=event, phase=Phase.SWISS, status__in=UNDER_WAY)
     return started.values("number").distinct().count()  # flights play the same rounds
 
 
@@ -209,7 +210,7 @@ def registration_set_division(
 ) -> Registration:
     """Move a player to another age division of the event, overriding the division of
     their birth year (P-AGE-1). Allowed only before round 1 is paired: the divisions fix
-    the pods and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise."""
+    the pairing groups and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise."""
     reg = (
         Registration.objects.select_for_update().select_related("division").get(pk=registration.pk)
     )

@@ -1,58 +1,46 @@
 """Players report their own results on their private links; staff accept agreed
-results and resolve disputes (P-POST-3).
+results and resolve disputes (P-POST-3; for pods MP-PTS-1).
 
-Both players report the same result → it is recorded at once, or held for a staff click
-when the event says so (``Event.self_report``). Under best-of-3 rulesets the result is
-the game record (M-MATCH-1), checked by the slip validator, and both must agree on it. They disagree → the match is disputed
-and waits in the staff's disputes queue. A player may change their report until the
-opponent confirms it. A staff entry always overrides the reports and the override is
-logged (``results.slip_enter``). The match row is the lock: reports of the two players
-of a match are applied one after the other.
+Every seated player reports — the two players of a match, each player of a pod. When all
+of them reported the same result it is recorded at once, or held for a staff click when
+the event says so (``Event.self_report``). Under best-of-3 rulesets the result is the
+game record (M-MATCH-1), checked by the slip validator, and all must agree on it. In a
+pod a player reports the winner, or a draw and whether they themself conceded (or took
+a match-loss penalty): the players who said so share no draw; that statement is kept on
+their seat (``MatchSeat.conceded``) while the pod is pending. Reports that differ send
+the table to the staff's disputes queue. A player may change their report until everyone
+agrees. A staff entry always overrides the reports and the override is logged
+(``results.slip_enter``). The match row is the lock: reports of one table are applied
+one after the other. What differs between the formats is a ``ResultFormat``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
 
-from rulesets import get_ruleset
-
 from ..errors import InvalidInput, ResultConflict, RoundStateError
 from ..models import (
     Match,
+    MatchSeat,
     Registration,
     RoundStatus,
     SelfReport,
     SelfReportMode,
 )
 from .audit import audit_log
-from .results import (
-    games_result,
-    match_result_text,
-    result_json,
-    slip_enter,
-    validate_result,
-)
+from .result_types import Result, ResultFormat, as_result, result_format, seats_of
+from .results import locked_match, slip_enter
 
 WAITING, HELD, DISPUTED, RECORDED = "waiting", "held", "disputed", "recorded"
 
 
-def _locked(match: Match) -> Match:
-    return (
-        Match.objects.select_for_update(of=("self",))
-        # Not the winner: after waiting for the lock, PostgreSQL re-reads the locked row
-        # but not the joined ones, so a joined winner could be stale (seen as None).
-        .select_related("round__event")
-        .get(pk=match.pk)
-    )
-
-
 def check_can_report(m: Match, registration: Registration) -> None:
     """Raise unless ``registration`` may report ``m`` now: self-reporting on, seated at
-    the table, round in progress (also used by pod reports, ``pod_reports``)."""
+    the table, round in progress."""
     event, rnd = m.round.event, m.round
     if event.self_report == SelfReportMode.OFF:
         raise InvalidInput(
@@ -67,45 +55,40 @@ def check_can_report(m: Match, registration: Registration) -> None:
         )
 
 
-def games_text(games: Sequence[int] | None) -> str:
-    """A reported game record, the winner's games first ("2-1-0"), or ""."""
-    if not games:
-        return ""
-    return f"{max(games[0], games[1])}-{min(games[0], games[1])}-{games[2]}"
+def agreed_report(seats: list[MatchSeat], reports: list[SelfReport]) -> SelfReport | None:
+    """The common report when every seated player reported the same result, else None."""
+    if not reports or len(reports) < len(seats):
+        return None
+    first = reports[0]
+    return first if all(r.same_result(first) for r in reports) else None
 
 
-def _report_text(report: SelfReport, draw: str) -> str:
-    """A report as a message says it ("Ash wins 2-1-0", ``draw`` for a drawn match)."""
-    score = f" {games_text(report.games)}" if report.games else ""
-    if report.winner is not None:
-        return f"{report.winner.player.name} wins{score}"
-    return (draw.lower() if report.outcome == "draw" else "double loss") + score
-
-
-Result = tuple[str, Registration | None, list[int] | None]
-
-
-def _reported_result(
-    m: Match, outcome: str, winner: Registration | None, games: Sequence[int] | None
-) -> Result:
-    """(outcome, winner, games) of a report, through the slip validator: best-of-3
-    rulesets derive the result from the games and refuse impossible ones (M-MATCH-1,
-    M-SE-2, no draw under ``bo3-wins-against``); others take no games."""
-    outcome, winner, stored = games_result(m, games, outcome, winner)
-    validate_result(m, outcome, winner)
-    return outcome, winner, stored if get_ruleset(m.round.event.ruleset).game_record else None
+def report_state(m: Match, seats: list[MatchSeat], reports: list[SelfReport]) -> str:
+    """``recorded``, ``waiting`` (someone has not reported and those who did agree on who
+    won), ``held`` (everyone agrees, not recorded yet) or ``disputed``."""
+    if m.reported:
+        return RECORDED
+    if len(reports) < len(seats):
+        return DISPUTED if len({(r.outcome, r.winner_id) for r in reports}) > 1 else WAITING
+    return HELD if agreed_report(seats, reports) else DISPUTED
 
 
 def _save_report(
-    m: Match, reg: Registration, mine: SelfReport | None, wanted: Result
+    m: Match,
+    fmt: ResultFormat,
+    seats: list[MatchSeat],
+    seat: MatchSeat,
+    mine: SelfReport | None,
+    wanted: Result,
 ) -> SelfReport:
     """Create or change the player's report and audit it (old and new value)."""
-    old = result_json(mine.outcome, mine.winner, mine.games) if mine else None
+    reg = seat.registration
+    old = fmt.report_json(fmt.report_value(mine, seat), seats, reg) if mine else None
     if mine is None:
         mine = SelfReport(match=m, registration=reg)
     else:
         mine.changes += 1
-    mine.outcome, mine.winner, mine.games = wanted
+    fmt.keep_report(mine, seats, seat, wanted)
     mine.save()
     audit_log(
         event=m.round.event,
@@ -114,7 +97,7 @@ def _save_report(
         obj=m,
         round_number=m.round.number,
         old=old,
-        new=result_json(*wanted),
+        new=fmt.report_json(wanted, seats, reg),
     )
     return mine
 
@@ -124,107 +107,88 @@ def report_submit(
     *,
     match: Match,
     registration: Registration,
+    result: Result | None = None,
     outcome: str = "",
     winner: Registration | None = None,
     games: Sequence[int] | None = None,
+    conceded: Iterable[int] = (),
 ) -> str:
-    """The player ``registration`` reports ``outcome`` (``win`` with ``winner``, ``draw``,
-    ``double-loss``) for their match; they are the acting person (``by``).
-    games: under best-of-3 rulesets, the game record in seat order (wins of seat 1, wins
-    of seat 2, drawn games), required for a win or draw; outcome and winner follow from
-    it (``results.games_result``, M-MATCH-1) and agreement includes the games.
+    """The player ``registration`` reports the result of their table; they are the acting
+    person (``by``).
 
-    Returns the match's state afterwards: ``waiting`` (for the opponent), ``held``
-    (agreed, waiting for a staff click), ``disputed`` or ``recorded``. Sending the same
-    report again changes nothing. Raises InvalidInput (self-reporting off, not seated,
+    result: a :class:`Result`, or its parts as keywords. A match: ``win`` with the
+    winner, ``draw`` or ``double-loss``; under best-of-3 rulesets the game record in seat
+    order, required for a win or draw, from which outcome and winner follow
+    (M-MATCH-1) and agreement includes the games. A pod: the winner, or a draw (no
+    winner) with ``conceded`` holding the player's own id when they conceded (MP-PTS-1).
+
+    Returns the table's state afterwards: ``waiting`` (for the others), ``held`` (agreed,
+    waiting for a staff click), ``disputed`` or ``recorded``. Sending the same report
+    again changes nothing. Raises InvalidInput (self-reporting off, not seated,
     impossible result), RoundStateError (round not in progress), ResultConflict (the
-    match is already recorded otherwise, or the opponent confirmed the report).
+    table is already recorded otherwise, or everyone confirmed the report).
     """
-    m = _locked(match)
+    asked = as_result(result, outcome, winner, games, conceded)
+    m = locked_match(match)
     check_can_report(m, registration)
-    wanted = _reported_result(m, outcome, winner, games)
-    key = (wanted[0], wanted[1].pk if wanted[1] else None, wanted[2])
+    seats = seats_of(m)
+    fmt = result_format(seats)
+    wanted = fmt.report_checked(m, seats, registration, asked)
+    seat = next(s for s in seats if s.registration_id == registration.pk)
     if m.reported:
-        if (m.outcome, m.winner_id, m.games if wanted[2] is not None else None) == key:
+        if fmt.matches_record(m, seat, wanted):
             return RECORDED
-        text = match_result_text(m)
-        raise ResultConflict(
-            gettext("This match was just recorded as %(text)s. Ask a judge if that is wrong.")
-            % {"text": text},
-            current=text,
-        )
-    reports = {r.registration_id: r for r in m.reports.select_related("winner__player")}
-    mine = reports.pop(registration.pk, None)
-    theirs = next(iter(reports.values()), None)
-    if mine and (mine.outcome, mine.winner_id, mine.games) == key:
-        return _state(m, mine, theirs)
-    if mine and theirs and mine.same_result(theirs):
-        said = _report_text(mine, m.round.event.rules.draw_word or "draw")
-        raise ResultConflict(
-            gettext("Your opponent confirmed your report (%(said)s): ask a judge to change it.")
-            % {"said": said},
-            current=said,
-        )
-    mine = _save_report(m, registration, mine, wanted)
-    return _after_report(m, registration, mine, theirs)
+        message, text = fmt.recorded_conflict(m, seats)
+        raise ResultConflict(message, current=text)
+    reports = list(m.reports.select_related("registration", "winner__player"))
+    mine = next((r for r in reports if r.registration_id == registration.pk), None)
+    if mine and fmt.report_value(mine, seat) == wanted:
+        return report_state(m, seats, reports)
+    if mine and agreed_report(seats, reports):
+        message, text = fmt.confirmed_conflict(seats, mine, m.round.event.rules.draw_word or "draw")
+        raise ResultConflict(message, current=text)
+    mine = _save_report(m, fmt, seats, seat, mine, wanted)
+    reports = [r for r in reports if r.registration_id != registration.pk] + [mine]
+    return _after_report(m, fmt, seats, reports, registration)
 
 
-def _state(m: Match, mine: SelfReport, theirs: SelfReport | None) -> str:
-    if m.reported:
-        return RECORDED
-    if theirs is None:
-        return WAITING
-    return HELD if mine.same_result(theirs) else DISPUTED
-
-
-def _after_report(m: Match, reg: Registration, mine: SelfReport, theirs: SelfReport | None) -> str:
-    """Accept, hold or dispute once both players have reported."""
-    if theirs is None:
-        return WAITING
+def _after_report(
+    m: Match,
+    fmt: ResultFormat,
+    seats: list[MatchSeat],
+    reports: list[SelfReport],
+    reg: Registration,
+) -> str:
+    """Accept, hold or dispute once the reports are in (or wait for the others)."""
+    state = report_state(m, seats, reports)
     rnd = m.round
-    if not mine.same_result(theirs):
+    if state == DISPUTED:
         audit_log(event=rnd.event, by=reg, action="report.dispute", obj=m, round_number=rnd.number)
-        return DISPUTED
+    if state != HELD:
+        return state
     if rnd.event.self_report == SelfReportMode.HOLD:
         audit_log(event=rnd.event, by=reg, action="report.agree", obj=m, round_number=rnd.number)
         return HELD
-    slip_enter(
-        match=m,
-        outcome=mine.outcome,
-        winner=mine.winner,
-        games=mine.games,
-        by=reg,
-        reason="Both players reported this result.",
-    )
+    agreed = fmt.agreed_result(seats, reports[-1])
+    slip_enter(match=m, result=agreed, by=reg, reason=fmt.agreed_reason)
     return RECORDED
 
 
 @transaction.atomic
 def report_accept(*, match: Match, by: Any) -> Match:
-    """A staff click records the result both players reported (the ``hold`` setting).
-    A second click changes nothing. Raises InvalidInput unless two reports agree."""
-    m = _locked(match)
-    if m.seats.count() > 2:  # a multiplayer pod: every player's report (MP-PTS-1)
-        from .pod_reports import pod_report_accept
-
-        return pod_report_accept(match=m, by=by)
+    """A staff click records the result every player of the table reported (the ``hold``
+    setting); in a pod the players who said they conceded share no draw (MP-PTS-1). A
+    second click changes nothing. Raises InvalidInput unless all reports agree."""
+    m = locked_match(match)
     if m.reported:
         return m
-    reports = list(m.reports.select_related("winner"))
-    if len(reports) != 2 or not reports[0].same_result(reports[1]):
-        raise InvalidInput(
-            gettext(
-                "The players of table %(table)s have not reported the same result: resolve it as a dispute."
-            )
-            % {"table": m.table}
-        )
+    seats = seats_of(m)
+    fmt = result_format(seats)
+    agreed = agreed_report(seats, list(m.reports.select_related("winner")))
+    if agreed is None:
+        raise InvalidInput(fmt.not_agreed(m))
     return slip_enter(
-        match=m,
-        outcome=reports[0].outcome,
-        winner=reports[0].winner,
-        games=reports[0].games,
-        by=by,
-        reason="Both players reported this result; accepted by staff.",
+        match=m, result=fmt.agreed_result(seats, agreed), by=by, reason=fmt.accepted_reason
     )
 
 
@@ -232,31 +196,27 @@ def report_accept(*, match: Match, by: Any) -> Match:
 def dispute_resolve(
     *,
     match: Match,
-    outcome: str,
     by: Any,
     reason: str,
-    winner: Registration | None = None,
+    result: Result | None = None,
     version: int | None = None,
-    games: tuple[int, int, int] | None = None,
+    outcome: str = "",
+    winner: Registration | None = None,
+    games: Sequence[int] | None = None,
+    conceded: Iterable[int] = (),
 ) -> Match:
-    """Staff (scorekeeper, judge or organiser) decide a disputed match, with a reason.
-    ``games``: the game record best-of-3 rulesets need (M-MATCH-1, ``slip_enter``).
+    """Staff (scorekeeper, judge or organiser) decide a disputed table, with a reason.
+    ``result`` (or its parts) as for ``slip_enter``: best-of-3 rulesets need the game
+    record (M-MATCH-1); a pod's draw names who conceded (MP-PTS-1).
 
     The decision is a staff entry: it overrides the players' reports and the override
     is logged with the reason (``slip_enter``). Raises InvalidInput without a reason,
-    ResultConflict when someone recorded the match meanwhile, as ``slip_enter``.
+    ResultConflict when someone recorded the table meanwhile, as ``slip_enter``.
     """
     reason = reason.strip()
     if not reason:
         raise InvalidInput(
             gettext("Say why: resolving a dispute needs a reason for the audit trail.")
         )
-    return slip_enter(
-        match=match,
-        outcome=outcome,
-        winner=winner,
-        version=version,
-        reason=reason,
-        by=by,
-        games=games,
-    )
+    wanted = as_result(result, outcome, winner, games, conceded)
+    return slip_enter(match=match, result=wanted, version=version, reason=reason, by=by)

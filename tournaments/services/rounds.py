@@ -15,8 +15,10 @@ from ..models import (
     Event,
     EventStatus,
     Match,
+    MatchKind,
     MatchSeat,
     Outcome,
+    PairingGroup,
     Phase,
     Registration,
     Round,
@@ -33,7 +35,7 @@ Table = tuple[int | None, Sequence[Registration], str]
 def round_create(
     *,
     event: Event,
-    pod: str,
+    group: PairingGroup,
     number: int,
     phase: str,
     tables: Sequence[Table],
@@ -41,19 +43,29 @@ def round_create(
     seed: int = 0,
     flags: dict[int, tuple[bool, bool]] | None = None,
     notes: Sequence[str] = (),
+    third_place: int | None = None,
 ) -> Round:
-    """Create a paired (not yet public) round from ``tables``.
+    """Create a paired (not yet public) round of ``group`` from ``tables``.
 
     tables: ``(table number or None, [registrations in seat order], why)``; a single
-    registration is a bye, recorded at once (P-SW-5). flags: optional
-    ``{index: (pair_down, rematch)}``. notes: the engine's sentences for staff (an
+    registration is a bye, recorded at once (P-SW-5). Each match's kind (``Match.kind``)
+    is stored: a bye, a Swiss match in a Swiss phase, else a bracket match, and the
+    3rd/4th place playoff for the index ``third_place`` (P-TC-4, P-SE-6); ``why`` is its
+    explanation for people only. flags: optional ``{index: (pair_down, rematch)}``. notes: the engine's sentences for staff (an
     unavoidable rematch, a bye moved up, unproven optimality), stored in ``Round.notes``
     and the audit row. The database refuses a player seated twice.
     """
     rnd = Round.objects.create(
-        event=event, pod=pod, phase=phase, number=number, seed=seed, notes=list(notes)
+        event=event, group=group, phase=phase, number=number, seed=seed, notes=list(notes)
     )
     flags = flags or {}
+    played = MatchKind.SWISS if phase in (Phase.SWISS, Phase.SWISS_DAY2) else MatchKind.BRACKET
+
+    def kind(i: int, seats: int) -> str:
+        if seats == 1:
+            return MatchKind.BYE
+        return MatchKind.THIRD_PLACE if i == third_place else played
+
     # Two inserts whatever the size (a 1,000-table round in well under a second); the
     # matches keep the order of ``tables`` (their pks increase in that order).
     # Ids, not instances, for the foreign keys: setting a related instance costs more
@@ -62,6 +74,7 @@ def round_create(
         Match(
             round_id=rnd.pk,
             table=table if len(regs) > 1 else None,
+            kind=kind(i, len(regs)),
             outcome=Outcome.BYE if len(regs) == 1 else Outcome.PENDING,
             why=why[:200],
             pair_down=flags.get(i, (False, False))[0],
@@ -86,7 +99,7 @@ def round_create(
         action="round.pair",
         obj=rnd,
         round_number=number,
-        new={"pod": pod, "phase": phase, "seed": seed, "tables": len(tables)},
+        new={"group": group.key, "phase": phase, "seed": seed, "tables": len(tables)},
     )
     return rnd
 

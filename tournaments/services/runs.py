@@ -1,7 +1,7 @@
 """Background runs (STYLE.md §4): a ``BackgroundRun`` row records the progress and
 failure of one Celery job, and the staff pages poll it.
 
-At most one run per event, kind and pod is queued or running: the partial unique index
+At most one run per event, kind and pairing group is queued or running: the partial unique index
 ``run_one_active`` guards it, and :func:`run_request` turns a second request into the run
 already going (a double click, two staff at once) instead of a second job.
 
@@ -29,7 +29,9 @@ from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from ..messages import deferred
 from ..models import BackgroundRun, BackgroundRunStatus
 from ..outages import BROKER_ERRORS, broker_outage
 
@@ -38,9 +40,13 @@ logger = logging.getLogger(__name__)
 QUEUED, RUNNING = BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING
 ACTIVE = (QUEUED, RUNNING)
 # An active run this old lost its worker or its task message: a new request replaces it,
-# so one lost message cannot block a pod for good. Pairing and standings take seconds.
+# so one lost message cannot block a pairing group for good. Pairing and standings take seconds.
 ABANDONED_AFTER = dt.timedelta(minutes=15)
-ABANDONED = "Abandoned: no worker finished this run within 15 minutes; a new one was started."
+# Notes and errors are stored language-neutrally (``tournaments.messages``): fixed texts
+# as their English msgid, the others as stored messages; staff pages translate them.
+ABANDONED = gettext_noop(
+    "Abandoned: no worker finished this run within 15 minutes; a new one was started."
+)
 
 # The lease. A worker beats every HEARTBEAT_EVERY while it holds a run; one silent for
 # LEASE is taken for dead. A run whose request could not send it gets SEND_GRACE to be
@@ -54,8 +60,12 @@ MAX_ATTEMPTS = 2  # starts by a worker before a run whose worker keeps dying is 
 # Someone pressed a button and watches the run: tell them at once instead of leaving it
 # queued (the sweep cannot run while the broker is down either).
 FAIL_WHEN_UNSENT = (BackgroundRun.Kind.PAIRING,)
-UNSENT = "Could not reach the task queue (Redis), so nothing was done. Try again once it is back."
-WORKER_LOST = "The worker running this stopped {n} times before finishing. Try again."
+UNSENT = gettext_noop(
+    "Could not reach the task queue (Redis), so nothing was done. Try again once it is back."
+)
+WORKER_LOST = gettext_noop(
+    "The worker running this stopped %(n)s times before finishing. Try again."
+)
 
 
 def task_on_commit(name: str, run_id: int) -> None:
@@ -90,15 +100,15 @@ def run_send(run_id: int, task: str) -> bool:
     return True
 
 
-def run_active(event_id: int, kind: str, pod: str = "") -> BackgroundRun | None:
-    """The queued or running run of (event, kind, pod), locked until the transaction
+def run_active(event_id: int, kind: str, group: str = "") -> BackgroundRun | None:
+    """The queued or running run of (event, kind, pairing group key), locked until the transaction
     ends, or None. A run that waited longer than ``ABANDONED_AFTER`` is marked failed
     and not returned, unless a worker holding it still beats (``LEASE``). Call inside a
     transaction."""
     run = (
         BackgroundRun.objects.select_for_update(of=("self",))
         .select_related("requested_by")
-        .filter(event_id=event_id, kind=kind, pod=pod, status__in=ACTIVE)
+        .filter(event_id=event_id, kind=kind, group=group, status__in=ACTIVE)
         .first()
     )
     now = timezone.now()
@@ -115,12 +125,12 @@ def run_request(
     event_id: int,
     kind: str,
     task: str,
-    pod: str = "",
+    group: str = "",
     by: Any = None,
     again_if_running: bool = False,
     round_number: int | None = None,
 ) -> tuple[BackgroundRun, bool]:
-    """A queued run of (event, kind, pod) whose Celery task ``task`` (by name, given the
+    """A queued run of (event, kind, pairing group key) whose Celery task ``task`` (by name, given the
     run id) is sent after commit (:func:`task_on_commit`); or the run already queued or
     running. ``round_number`` records the round a pairing run is to pair.
 
@@ -134,7 +144,7 @@ def run_request(
     user = by if getattr(by, "is_authenticated", False) else None
     with transaction.atomic():
         for attempt in range(3):
-            run = run_active(event_id, kind, pod)
+            run = run_active(event_id, kind, group)
             if run is not None:
                 if again_if_running and run.status == BackgroundRunStatus.RUNNING:
                     run.requested_again = True
@@ -145,7 +155,7 @@ def run_request(
                     run = BackgroundRun.objects.create(
                         event_id=event_id,
                         kind=kind,
-                        pod=pod,
+                        group=group,
                         requested_by=user,
                         task=task,
                         round_number=round_number,
@@ -167,7 +177,7 @@ def run_finish(run: BackgroundRun, *, status: str, task: str, error: str = "") -
         locked.status, locked.error, locked.finished_at = status, error, timezone.now()
         locked.save(update_fields=["status", "error", "finished_at"])
         if locked.requested_again:
-            run_request(event_id=locked.event_id, kind=locked.kind, pod=locked.pod, task=task)
+            run_request(event_id=locked.event_id, kind=locked.kind, group=locked.group, task=task)
     run.status, run.error, run.finished_at = locked.status, locked.error, locked.finished_at
 
 
@@ -281,12 +291,18 @@ def _recover(run: BackgroundRun, now: dt.datetime) -> str:
     in the queue and send it after commit."""
     at = f"{timezone.localtime(now):%H:%M}"
     if run.status == RUNNING and run.attempts >= MAX_ATTEMPTS:
-        error = WORKER_LOST.format(n=run.attempts)
+        error = deferred(WORKER_LOST, n=run.attempts)
         run_finish(run, status=BackgroundRunStatus.FAILED, task=run.task, error=error)
         return "failed"
     if run.status == RUNNING:
         seen = f"{timezone.localtime(_last_sign(run)):%H:%M:%S}"
-        run.note = f"The worker running this stopped (last seen {seen}); sent again at {at}."
+        run.note = deferred(
+            gettext_noop(
+                "The worker running this stopped (last seen %(seen)s); sent again at %(at)s."
+            ),
+            seen=seen,
+            at=at,
+        )
         # A queued run reads every result when it starts: no follow-up run needed.
         run.status, run.started_at, run.heartbeat_at, run.requested_again = (
             QUEUED,
@@ -295,9 +311,12 @@ def _recover(run: BackgroundRun, now: dt.datetime) -> str:
             False,
         )
     elif run.sent_at is None:
-        run.note = f"The task queue was unreachable when this was asked for; sent at {at}."
+        run.note = deferred(
+            gettext_noop("The task queue was unreachable when this was asked for; sent at %(at)s."),
+            at=at,
+        )
     else:
-        run.note = f"No worker had taken this by {at}; sent again."
+        run.note = deferred(gettext_noop("No worker had taken this by %(at)s; sent again."), at=at)
     run.sent_at = None
     fields = ["status", "started_at", "heartbeat_at", "requested_again", "note", "sent_at"]
     run.save(update_fields=fields)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from rulesets import clean_options
 
 from ..errors import InvalidInput
+from ..messages import shown
 from ..models import (
     Event,
     EventStaff,
@@ -136,7 +137,7 @@ def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
     try:
         return clean_options(event.ruleset, options, own_only=True)
     except ValueError as e:
-        raise InvalidInput(gettext("Option %(e)s.") % {"e": e}) from None
+        raise InvalidInput(gettext("Option %(e)s.") % {"e": shown(e)}) from None
 
 
 @transaction.atomic

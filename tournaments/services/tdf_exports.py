@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from django.db.models import Q
+
 from ..formats.tdf_event import TWO_DAY_MODE
 from ..formats.tdf_export import (
     OUTCOME_CODE,
@@ -33,8 +35,7 @@ from ..formats.tdf_export import (
     TdfDocument,
     write_tdf,
 )
-from ..models import Event, Match, Outcome, Phase, Registration, Round
-from ..pods import cut_pod_name, flight_pod
+from ..models import Event, Match, Outcome, PairingGroup, Phase, Registration, Round
 
 #: Divisions of a pod → TOM category (P-AGE-2, P-AGE-3); an open event is written as Masters.
 CATEGORY = {
@@ -181,13 +182,16 @@ def _merged(rounds: list[Round], stored: dict[str, Any]) -> tuple[ExportRound, .
     return tuple(out.values())
 
 
-def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) -> ExportPod:
+def _pod(
+    event: Event, group: PairingGroup, codes: tuple[str, ...], src: dict[str, Any]
+) -> ExportPod:
+    """TOM's ``<pod>`` of a Swiss pairing group: its rounds, its flights' and its
+    divisions' cuts (the groups whose parent it is)."""
     category = CATEGORY.get(codes, 10)
     stored = next((p for p in src.get("pods", []) if p["category"] == category), {})
     flights = _flight_groups(event, codes)
-    names = [pod, *(cut_pod_name(c) for c in codes), *(flight_pod(pod, int(n)) for n, _ in flights)]
     rounds = (
-        event.rounds.filter(pod__in=names)
+        event.rounds.filter(Q(group=group) | Q(group__parent=group))
         .order_by("number", "pk")
         .prefetch_related("matches__seats__registration", "matches__winner")
     )
@@ -206,12 +210,11 @@ def _pod(event: Event, pod: str, codes: tuple[str, ...], src: dict[str, Any]) ->
 
 
 def _pods(event: Event, src: dict[str, Any]) -> tuple[ExportPod, ...]:
-    groups: dict[str, list[str]] = {}
-    for code, pod in event.divisions.values_list("code", "pod"):
-        groups.setdefault(pod, []).append(code)
+    roots = event.groups.filter(parent__isnull=True).prefetch_related("divisions")
+    codes = {g: sorted(d.code for d in g.divisions.all()) for g in roots}
     pods = [
-        _pod(event, pod, tuple(sorted(codes, key=_ORDER.index)), src)
-        for pod, codes in groups.items()
+        _pod(event, g, tuple(sorted(codes[g], key=_ORDER.index)), src)
+        for g in sorted((g for g in roots if codes[g]), key=codes.__getitem__)
     ]
     stored = [p["category"] for p in src.get("pods", [])]
     return tuple(

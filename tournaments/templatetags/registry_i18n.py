@@ -1,6 +1,8 @@
 """``{{ text|translated }}`` and ``{{ m.why|why }}``: a text of the pure registry (a ruleset's label or draw word,
 a column's explanation, marked with ``rulesets.base.gettext_noop``) in the visitor's
-language. A template builtin (config/settings.py), so every template has it."""
+language; ``{{ run.error|shown }}`` and ``{{ job.stage|import_stage }}``: a message stored
+by a background worker (``tournaments.messages``). A template builtin
+(config/settings.py), so every template has it."""
 
 import re
 from decimal import Decimal
@@ -8,6 +10,8 @@ from decimal import Decimal
 from django import template
 from django.utils import formats
 from django.utils.translation import gettext, gettext_noop
+
+from tournaments import messages
 
 register = template.Library()
 
@@ -17,6 +21,19 @@ def translated(text: object) -> str:
     """``text`` translated by the catalogue, or as it is when the catalogue lacks it;
     empty stays empty (a ruleset without drawn matches has no draw word)."""
     return gettext(str(text)) if text else ""
+
+
+@register.filter
+def shown(text: object) -> str:
+    """A stored message in the visitor's language (``tournaments.messages.shown``): a
+    background run's note or error, an import job's error, a pure module's refusal."""
+    return messages.shown(text)
+
+
+@register.filter
+def import_stage(stage: str) -> str:
+    """An import job's stage in the visitor's language (``messages.import_stage``)."""
+    return messages.import_stage(stage)
 
 
 # The pairing engines' explanations (``Match.why``, stored in English as INTERFACES.md's

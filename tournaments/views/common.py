@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from ..groups import group_label
 from ..models import Event, Match, RoundStatus
-from ..pods import pod_label
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
 
@@ -36,12 +36,12 @@ def public_page(request: HttpRequest, template: str, context: dict[str, Any]) ->
 
 def public_event_context(event: Event) -> dict[str, Any]:
     """What every public event page needs: the current published rounds and whether one
-    is live. 1 query."""
+    is live. 3 queries."""
     rounds = current_public_rounds(event)
     return {
         "event": event,
         "current_rounds": rounds,
-        "now": [(pod_label(r.pod), r) for r in rounds],
+        "now": [(group_label(r.group), r) for r in rounds],
         "live": any(r.status in LIVE_STATUSES for r in rounds),
         "started": any(r.status == RoundStatus.STARTED for r in rounds),
         "has_bracket": any(r.phase in ELIMINATION_PHASES for r in rounds),

@@ -20,11 +20,12 @@ from rulesets import get_ruleset
 
 from .. import services
 from ..errors import MatchslipError
-from ..forms import PenaltyForm, ReasonGameScoreForm, ReasonResultForm
-from ..models import Event, Match, Outcome, Round, RoundStatus
+from ..forms import PenaltyForm
+from ..models import Event, Match, Round, RoundStatus
 from ..permissions import event_staff_required
 from ..selectors import round_for_staff
 from ..selectors.reports import disputes_for_staff, reports_for_round
+from .result_forms import reason_form, result_args
 
 
 def _ties(event: Event) -> bool:
@@ -45,37 +46,6 @@ def _match(event: Event, match_id: int) -> Match:
         pk=match_id,
         round__event=event,
     )
-
-
-def _reason_form(event: Event, data: Any) -> ReasonResultForm | ReasonGameScoreForm:
-    """The result (or, for best-of-3 rulesets, the game score, M-MATCH-1, or a double
-    loss, R-6) and a reason."""
-    if get_ruleset(event.ruleset).game_record:
-        return ReasonGameScoreForm(data)
-    return ReasonResultForm(data)
-
-
-def _result_args(match: Match, form: ReasonResultForm | ReasonGameScoreForm) -> dict[str, Any]:
-    """The service's keyword arguments for the pressed result of a validated form."""
-    if isinstance(form, ReasonGameScoreForm):
-        data = form.cleaned_data
-        return {
-            "match": match,
-            "outcome": data.get("result") or "",  # "double-loss" (R-6) or from the games
-            "games": data["games"],
-            "version": data["version"],
-            "reason": data["reason"],
-        }
-    seats = [s.registration for s in sorted(match.seats.all(), key=lambda s: s.seat)]
-    result = form.cleaned_data["result"]
-    winner = {"p1": seats[0], "p2": seats[-1]}.get(result)
-    return {
-        "match": match,
-        "outcome": Outcome.WIN if winner else result,
-        "winner": winner,
-        "version": form.cleaned_data["version"],
-        "reason": form.cleaned_data["reason"],
-    }
 
 
 @require_POST
@@ -101,7 +71,7 @@ def report_accept(request: HttpRequest, event: Event, match_id: int) -> HttpResp
 def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
     """Decide a disputed table, with a reason; overrides the players' reports."""
     match = _match(event, match_id)
-    form = _reason_form(event, request.POST)
+    form = reason_form(match, request.POST)
     if not form.is_valid():
         messages.error(
             request,
@@ -109,7 +79,7 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
         )
         return redirect("staff:disputes", event.slug)
     try:
-        m = services.dispute_resolve(by=request.user, **_result_args(match, form))
+        m = services.dispute_resolve(by=request.user, **result_args(match, form))
     except MatchslipError as e:
         messages.error(
             request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
@@ -126,7 +96,8 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
 
 def _correctable_rounds(event: Event) -> list[Round]:
     statuses = (RoundStatus.STARTED, RoundStatus.COMPLETE)
-    return list(event.rounds.filter(status__in=statuses).order_by("-number", "pod"))
+    rounds = event.rounds.filter(status__in=statuses).select_related("group")
+    return list(rounds.order_by("-number", "group__key"))
 
 
 @require_safe
@@ -191,7 +162,7 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
     """Correct one recorded result with a reason (P-POST-4); refused outside the window
     with the rule quoted, or when the match changed meanwhile (version check)."""
     match = _match(event, match_id)
-    form = _reason_form(event, request.POST)
+    form = reason_form(match, request.POST)
     url = reverse("staff:corrections", args=[event.slug]) + f"?round={match.round_id}"
     if not form.is_valid():
         messages.error(
@@ -200,7 +171,7 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
         )
         return redirect(url)
     try:
-        correction = services.result_correct(by=request.user, **_result_args(match, form))
+        correction = services.result_correct(by=request.user, **result_args(match, form))
     except MatchslipError as e:
         messages.error(
             request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}

@@ -31,7 +31,7 @@ def _enter(match: Match, games: tuple[int, int, int], version: int, by: Any) -> 
             gettext("Round %(number)s is complete: a judge corrects its results, with a reason.")
             % {"number": match.round.number}
         )
-    services.slip_enter(match=match, games=games, version=version, by=by)
+    services.slip_enter(match=match, result=services.Result.of(games=games), version=version, by=by)
 
 
 def form_error(form: GameScoreForm) -> str:

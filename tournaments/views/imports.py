@@ -23,6 +23,7 @@ from .. import services
 from ..errors import InvalidInput, MatchslipError
 from ..formats.checks import MAX_FILE_BYTES
 from ..forms import EventFileForm
+from ..messages import shown
 from ..models import ImportJob, ImportJobStatus
 from ..permissions import login_required_htmx
 from ..services.import_jobs import import_format_guess
@@ -61,7 +62,7 @@ def event_file_import(request: HttpRequest, format: str = "") -> HttpResponse:
             if not (job.status == ImportJobStatus.FAILED and not job.has_file):
                 return _after_queued(request, job)
             form.add_error(  # refused, eager
-                "file", gettext("Nothing was imported. %(error)s") % {"error": job.error}
+                "file", gettext("Nothing was imported. %(error)s") % {"error": shown(job.error)}
             )
     return render(request, UPLOAD_TEMPLATE, {"form": form})
 
@@ -106,6 +107,6 @@ def _after_queued(request: HttpRequest, job: ImportJob) -> HttpResponse:
     """Where to go once a job is queued: the event when it is already done (eager mode),
     else the job's page."""
     if job.status == ImportJobStatus.DONE and job.event is not None:
-        messages.success(request, f"Imported {job.event.name}.")
+        messages.success(request, gettext("Imported %(name)s.") % {"name": job.event.name})
         return redirect("staff:dashboard", job.event.slug)
     return redirect("staff:import_job", job.pk)

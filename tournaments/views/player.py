@@ -25,7 +25,6 @@ from ..forms import PlayerDropForm, PlayerGameReportForm, PlayerReportForm
 from ..models import Match, Outcome, Registration, RoundStatus, SelfReportMode
 from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player, standing_for_player
-from ..services.pod_reports import pod_report_submit
 from .common import wants_fragment
 from .games import form_error
 
@@ -108,12 +107,16 @@ def _report(reg: Registration, form: PlayerReportForm | PlayerGameReportForm) ->
         mine, theirs, drawn = form.cleaned_data["games"]
         first = seats[0].registration_id == reg.pk
         games = (mine, theirs, drawn) if first else (theirs, mine, drawn)
-        return services.report_submit(match=match, registration=reg, games=games)
+        return services.report_submit(
+            match=match, registration=reg, result=services.Result.of(games=games)
+        )
     other = next(s.registration for s in seats if s.registration_id != reg.pk)
     result = form.cleaned_data["result"]
     winner = {"me": reg, "opponent": other}.get(result)
     outcome = Outcome.WIN if winner else result
-    return services.report_submit(match=match, registration=reg, outcome=outcome, winner=winner)
+    return services.report_submit(
+        match=match, registration=reg, result=services.Result.of(outcome, winner)
+    )
 
 
 STATE_MESSAGES = {
@@ -165,12 +168,9 @@ def _pod_report(reg: Registration, post: Any) -> str:
     seated = {str(s.registration_id): s.registration for s in match.seats.all()}
     if choice != "draw" and choice not in seated:
         raise InvalidInput(gettext("Choose the pod's winner, or Draw."))
-    return pod_report_submit(
-        match=match,
-        registration=reg,
-        winner=seated.get(choice),
-        conceded=bool(post.get("conceded")),
-    )
+    conceded = [reg.pk] if post.get("conceded") else []
+    result = services.Result.of(winner=seated.get(choice), conceded=conceded)
+    return services.report_submit(match=match, registration=reg, result=result)
 
 
 @require_POST

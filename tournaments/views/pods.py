@@ -1,9 +1,12 @@
-"""Staff actions on multiplayer pods: the pod slip (MP-PTS-1) and the intentional-draw
-note that starts the top cut's 150-minute limit (MP-TIME-1).
+"""Staff actions on multiplayer pods: the pod slip (MP-PTS-1), the intentional-draw note
+that starts the top cut's 150-minute limit (MP-TIME-1) and the pod structure.
 
-The pod slip behaves like the head-to-head slip (``staff.match_result``): HTMX gets the
-pod's row back with the round's progress out of band; a stale form is answered 409 with
-the current result; without JavaScript the view redirects to the round.
+The pod slip is the head-to-head slip's (``staff.match_result``) with a pod's buttons:
+the same service (``services.slip_enter``) and the same answer (``staff.slip_response``):
+HTMX gets the table's row back with the round's progress out of band; a stale form is
+answered 409 with the current result; without JavaScript the view redirects to the
+round. Corrections and dispute decisions of pods go through the judges' desk
+(``desk.result_correct``, ``desk.dispute_resolve``) like every table's.
 """
 
 from __future__ import annotations
@@ -13,60 +16,31 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from .. import services
 from ..errors import MatchslipError, RoundStateError
-from ..models import Event, Match, Registration, Round, RoundStatus
+from ..models import Event, Match, RoundStatus
 from ..permissions import event_operator_required, event_staff_required
-from ..selectors import match_for_staff
 from ..services.pod_events import pod_cut_set
-from ..services.pod_reports import pod_dispute_resolve as pod_dispute_resolve_service
-from ..services.pod_results import pod_intentional_draw_note, pod_result_correct, pod_slip_enter
 from .common import event_match_or_404
-from .staff import slip_attempt
-
-
-class PodSlipForm(forms.Form):
-    """The pressed button (a registration id, or ``draw``), conceded players, version."""
-
-    winner = forms.CharField(max_length=20)
-    conceded = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=())
-    version = forms.IntegerField(min_value=0)
-    reason = forms.CharField(max_length=500, required=False)
-
-    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        ids = [str(s.registration_id) for s in match.seats.all()]
-        self.fields["conceded"].choices = [(i, i) for i in ids]
-        self.seat_ids = ids
-
-    def clean_winner(self) -> str:
-        value = self.cleaned_data["winner"]
-        if value != "draw" and value not in self.seat_ids:
-            raise forms.ValidationError("Choose a winner of this pod, or draw.")
-        return value
-
-    def result(self) -> dict[str, Any]:
-        """The pod services' keyword arguments: ``winner`` (a Registration, or None for
-        a draw), ``conceded`` (only a draw uses them, MP-PTS-1) and ``version``."""
-        choice = self.cleaned_data["winner"]
-        winner = None if choice == "draw" else Registration.objects.get(pk=int(choice))
-        conceded = [] if winner else self.cleaned_data["conceded"]
-        return {"winner": winner, "conceded": conceded, "version": self.cleaned_data["version"]}
+from .result_forms import PodSlipForm
+from .staff import slip_attempt, slip_response
 
 
 def _enter(match: Match, form: PodSlipForm, by: Any) -> None:
-    """Turn the pressed button into a ``pod_slip_enter`` call; a win ignores the
+    """Turn the pressed button into a ``slip_enter`` call; a win ignores the
     conceded boxes (they only decide who shares a draw). Raises MatchslipError."""
     if match.round.status == RoundStatus.COMPLETE:
         raise RoundStateError(
             gettext("Round %(number)s is complete: its pods are final.")
             % {"number": match.round.number}
         )
-    pod_slip_enter(match=match, by=by, **form.result())
+    services.slip_enter(
+        match=match, result=form.result(), version=form.cleaned_data["version"], by=by
+    )
 
 
 @require_POST
@@ -80,26 +54,7 @@ def pod_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespons
         error, status = "Choose a winner or Draw.", 422
     else:
         error, status = slip_attempt(lambda: _enter(match, form, request.user))
-    if not request.htmx:
-        if error:
-            messages.error(
-                request,
-                gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": error},
-            )
-        url = reverse("staff:round", args=[event.slug, match.round_id])
-        return redirect(f"{url}#match-{match.pk}")
-    rnd = Round.objects.get(pk=match.round_id)
-    view, missing = match_for_staff(match.pk)
-    context = {
-        "event": event,
-        "m": view,
-        "error": error,
-        "missing": missing,
-        "round": rnd,
-        "status_label": rnd.get_status_display(),
-        "slips_open": rnd.status == RoundStatus.STARTED,
-    }
-    return render(request, "tournaments/staff/pod_result.html", context, status=status)
+    return slip_response(request, event, match, error, status)
 
 
 @require_POST
@@ -109,7 +64,7 @@ def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> H
     limit from the round start (MP-TIME-1)."""
     match = event_match_or_404(event, match_id)
     try:
-        pod_intentional_draw_note(match=match, by=request.user)
+        services.pod_intentional_draw_note(match=match, by=request.user)
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
@@ -118,65 +73,6 @@ def pod_intentional_draw(request: HttpRequest, event: Event, match_id: int) -> H
             gettext("Table %(table)s: the 150-minute limit now applies.") % {"table": match.table},
         )
     return redirect("staff:round", event.slug, match.round_id)
-
-
-@require_POST
-@event_staff_required("correct")
-def pod_correct(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """A judge corrects a recorded pod from the corrections page, with a reason
-    (P-POST-4); later Swiss pods seating a moved player are marked (P-SW-9)."""
-    match = event_match_or_404(event, match_id)
-    form = PodSlipForm(request.POST, match=match)
-    if not form.is_valid():
-        messages.error(
-            request,
-            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
-        )
-    else:
-        try:
-            pod_result_correct(
-                match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
-            )
-        except MatchslipError as e:
-            messages.error(
-                request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
-            )
-        else:
-            messages.success(
-                request,
-                gettext("Round %(number)s table %(table)s corrected.")
-                % {"number": match.round.number, "table": match.table},
-            )
-    url = reverse("staff:corrections", args=[event.slug])
-    return redirect(f"{url}?round={match.round_id}#match-{match.pk}")
-
-
-@require_POST
-@event_staff_required("resolve")
-def pod_dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Staff decide a disputed pod from the disputes queue, with a reason; the entry
-    overrides the players' reports (MP-PTS-1, ``pod_reports``)."""
-    match = event_match_or_404(event, match_id)
-    form = PodSlipForm(request.POST, match=match)
-    if not form.is_valid():
-        messages.error(
-            request,
-            gettext("Table %(table)s: choose a result and give a reason.") % {"table": match.table},
-        )
-        return redirect("staff:disputes", event.slug)
-    try:
-        pod_dispute_resolve_service(
-            match=match, by=request.user, reason=form.cleaned_data["reason"], **form.result()
-        )
-    except MatchslipError as e:
-        messages.error(
-            request, gettext("Table %(table)s: %(error)s") % {"table": match.table, "error": e}
-        )
-    else:
-        messages.success(
-            request, gettext("Table %(table)s: pod result recorded.") % {"table": match.table}
-        )
-    return redirect("staff:disputes", event.slug)
 
 
 class PodStructureForm(forms.Form):

@@ -4,10 +4,14 @@ per-player answers: "Find my table" and a player's own table for their phone to 
 A prebuilt hit costs one or two cache reads and no query: the decorator answers before
 the view looks the event up. The answers carry an ETag (``If-None-Match`` gets a 304),
 ``Cache-Control: public, max-age=5`` so a reverse proxy or CDN may hold them a few
-seconds, and ``Vary`` on what selects the body (gzip or not, whole page or HTMX partial).
-Only anonymous requests are served prebuilt (a signed-in organiser's page shows their
-name); anything not prebuilt — another query string, a cache miss, Redis down — goes to
-the view, which renders from PostgreSQL as before.
+seconds, and ``Vary`` on what selects the body (gzip or not, whole page or HTMX partial,
+and the language: ``Accept-Language`` and ``Cookie``, whose ``django_language`` the
+switcher sets). Every language of ``settings.LANGUAGES`` is prebuilt: a request is
+answered with the copy in the language ``LocaleMiddleware`` chose for it, with that
+copy's own ETag. Only anonymous requests are served prebuilt (a signed-in organiser's
+page shows their name); anything not prebuilt — another query string, a language not
+built, a cache miss, Redis down — goes to the view, which renders from PostgreSQL as
+before.
 """
 
 from __future__ import annotations
@@ -53,11 +57,10 @@ def _anonymous(request: HttpRequest) -> bool:
     return settings.SESSION_COOKIE_NAME not in request.COOKIES
 
 
-def _default_language() -> bool:
-    """The request is in the default language (LocaleMiddleware chose it from the language
-    cookie or Accept-Language): only then are the prebuilt bytes, built in
-    ``settings.LANGUAGE_CODE``, its answer; other languages render from PostgreSQL."""
-    return translation.get_language() == settings.LANGUAGE_CODE
+def _language() -> str:
+    """The request's language, as ``LocaleMiddleware`` chose it (the language cookie, else
+    Accept-Language, else ``settings.LANGUAGE_CODE``): which prebuilt copy answers it."""
+    return translation.get_language() or settings.LANGUAGE_CODE
 
 
 def _etag_matches(request: HttpRequest, *etags: str) -> bool:
@@ -76,21 +79,23 @@ def _public_headers(response: HttpResponse, etag: str, max_age: int = MAX_AGE) -
 
 
 def _from_cache(request: HttpRequest, slug: str, page: str) -> HttpResponse | None:
-    """The prebuilt answer to ``request`` for ``page``, or None when not stored."""
+    """The prebuilt answer to ``request`` for ``page`` in its language, or None when not
+    stored (or not built in that language)."""
     current = public_pages.pointer(slug)
     if current is None:
         return None
+    language = _language()
     variant = "live" if wants_fragment(request) else "page"
     gz = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
     encoding = "gzip" if gz else "plain"
-    etags = [current.etags.get(f"{page}:{variant}:{e}", "") for e in public_pages.ENCODINGS]
-    etag = current.etags.get(f"{page}:{variant}:{encoding}")
+    etags = [current.etag(language, page, variant, e) or "" for e in public_pages.ENCODINGS]
+    etag = current.etag(language, page, variant, encoding)
     if etag is None:
         return None
     if _etag_matches(request, *etags):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        content = public_pages.body(slug, current, page, variant, encoding)
+        content = public_pages.body(slug, current, language, page, variant, encoding)
         if content is None:
             return None
         response = HttpResponse(content, content_type="text/html; charset=utf-8")
@@ -109,12 +114,7 @@ def prebuilt(page_for: Callable[[HttpRequest], str | None]) -> Callable[[View], 
         @wraps(view)
         def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
             page = page_for(request)
-            if (
-                page is None
-                or getattr(request, "prebuilding", False)
-                or not _anonymous(request)
-                or not _default_language()
-            ):
+            if page is None or getattr(request, "prebuilding", False) or not _anonymous(request):
                 return view(request, slug, **kwargs)
             response = _from_cache(request, slug, page)
             if response is not None:
@@ -142,10 +142,10 @@ def standings_page(request: HttpRequest) -> str | None:
 
 
 def search_entries(slug: str, query: str) -> list[NameEntry] | None:
-    """Players whose name contains ``query``, from the stored name list; None when the
-    list is not stored (the caller searches PostgreSQL). No query."""
-    current = public_pages.pointer(slug) if _default_language() else None
-    entries = None if current is None else public_pages.names(slug, current)
+    """Players whose name contains ``query``, from the stored name list in the request's
+    language; None when the list is not stored (the caller searches PostgreSQL). No query."""
+    current = public_pages.pointer(slug)
+    entries = None if current is None else public_pages.names(slug, current, _language())
     if entries is None:
         return None
     needle = query.casefold()
@@ -184,6 +184,7 @@ def _small(request: HttpRequest, content: bytes, *, private: bool) -> HttpRespon
         response["Cache-Control"] = f"private, max-age={MAX_AGE}"
         response["Referrer-Policy"] = "no-referrer"
         response["X-Robots-Tag"] = "noindex"
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))  # in the visitor's language
         return response
     return _public_headers(response, etag)
 
@@ -224,8 +225,8 @@ def player_table(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's own table in the current round (``/e/<event>/p/<token>/table/``) for
     their phone to poll: a few hundred bytes with an ETag, no query on a hit. An
     unknown token is a 404."""
-    current = public_pages.pointer(slug) if _default_language() else None
-    entries = None if current is None else public_pages.seat(slug, current, token)
+    current = public_pages.pointer(slug)
+    entries = None if current is None else public_pages.seat(slug, current, _language(), token)
     if entries is None:
         reg = get_object_or_404(
             Registration.objects.select_related("event", "player"),

@@ -387,7 +387,10 @@ def _slip(match: Match, form: ResultForm, by: Any) -> None:
             % {"number": match.round.number}
         )
     services.slip_enter(
-        match=match, outcome=outcome, winner=winner, version=form.cleaned_data["version"], by=by
+        match=match,
+        result=services.Result.of(outcome, winner),
+        version=form.cleaned_data["version"],
+        by=by,
     )
 
 

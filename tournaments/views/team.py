@@ -3,7 +3,6 @@ settings (organisers only), and a player's private link for the scorekeeping des
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +18,7 @@ from rulesets.tables import Recommendation, recommend
 from .. import services
 from ..errors import MatchslipError
 from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
+from ..messages import shown
 from ..models import Event, EventStaff, Registration
 from ..permissions import event_staff_required
 from ..qr import qr_svg
@@ -53,27 +53,10 @@ def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, An
             table, players, awarded_byes=byes if context["takes_byes"] else None
         )
     except ValueError as e:
-        context["problem"] = _table_problem(str(e))
+        context["problem"] = shown(e)  # a rulesets.i18n.Text: in the visitor's language
     else:
         context["recommendation"] = found
     return context
-
-
-TABLE_STARTS = re.compile(
-    r"^The (?P<table>.+) table starts at (?P<low>\d+) players, got (?P<got>\d+)\.$"
-)
-
-
-def _table_problem(text: str) -> str:
-    """The round table's refusal (rulesets.tables, in English) in the visitor's language."""
-    m = TABLE_STARTS.match(text)
-    if m is None:
-        return text
-    return gettext("The %(table)s table starts at %(low)s players, got %(got)s.") % {
-        "table": gettext(m["table"]),
-        "low": m["low"],
-        "got": m["got"],
-    }
 
 
 def _team_page(

@@ -98,7 +98,7 @@ class Command(BaseCommand):
             _account(role)
             services.staff_invite(event=event, who=role, role=role, by=user)
         for number in range(1, 5):
-            (rnd,) = round_pair(event=event, pod="open", by=user, seed=number)
+            (rnd,) = round_pair(event=event, group="open", by=user, seed=number)
             _play(event, rnd, rng, user, leave_missing=5 if number == 4 else 0)
         self.stdout.write(
             f"Demo event: /e/{event.slug}/ (staff logins: organiser, scorekeeper, judge; "

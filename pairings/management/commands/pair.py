@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from pairings.procedures import event_pods, next_step
+from pairings.procedures import event_group_keys, next_step
 from pairings.services import round_pair
 from tournaments.errors import MatchslipError
 from tournaments.models import Event
@@ -13,7 +13,7 @@ from tournaments.services import round_publish
 
 def round_json(rounds) -> dict:
     """The new round(s) as ``{"round", "phase", "matches": [{"table", "players", "why"}]}``;
-    with several pods paired at once each match also names its ``pod``."""
+    with several pairing groups paired at once each match also names its ``group`` (key)."""
     matches = []
     for rnd in rounds:
         for m in rnd.matches.order_by("table", "pk").prefetch_related("seats__registration"):
@@ -23,7 +23,7 @@ def round_json(rounds) -> dict:
                 "why": m.why,
             }
             if len(rounds) > 1:
-                row["pod"] = rnd.pod
+                row["group"] = rnd.group.key
             matches.append(row)
     return {"round": rounds[0].number, "phase": rounds[0].phase, "matches": matches}
 
@@ -34,19 +34,21 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--seed", type=int, default=None)
-        parser.add_argument("--pod", default=None, help="pair only this pod")
+        parser.add_argument("--group", default=None, help="pair only this pairing group (key)")
         parser.add_argument("--publish", action="store_true")
         parser.add_argument("--json", action="store_true")
 
-    def handle(self, *args, slug: str, seed, pod, publish: bool, **options):
+    def handle(self, *args, slug: str, seed, group, publish: bool, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"No event with slug {slug!r}.")
-        targets = [pod] if pod else event_pods(event)
+        targets = [group] if group else event_group_keys(event)
         steps = {p: next_step(event, p) for p in targets}
         ready = [p for p, s in steps.items() if s.can_pair] or targets[:1]
         try:
-            rounds = [r for p in ready for r in round_pair(event=event, pod=p, by=None, seed=seed)]
+            rounds = [
+                r for p in ready for r in round_pair(event=event, group=p, by=None, seed=seed)
+            ]
             if publish:
                 rounds = [round_publish(round=r, by=None) for r in rounds]
         except MatchslipError as e:

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments.errors import MatchslipError
 from tournaments.formats.checks import MAX_FILE_BYTES, FileRefused
 from tournaments.formats.eventdata import EventData
+from tournaments.messages import shown
 from tournaments.services.imports import event_import, file_too_large
 
 
@@ -62,5 +63,5 @@ def import_file(command: BaseCommand, path: Path, parse: Callable[[], EventData]
     except MatchslipError as e:
         raise CommandError(f"{path}: {e}") from e
     for note in event.import_notes:
-        command.stderr.write(f"warning: {path}: {note}")
+        command.stderr.write(f"warning: {path}: {shown(note)}")
     command.stdout.write(event.slug)
