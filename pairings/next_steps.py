@@ -26,7 +26,7 @@ class NextStep:
 
 
 def what_next(event: Event, states: list[GroupState], *, checkin_open: bool) -> NextStep:
-    """The event's next step: add players → close check-in → (per pod, the first that
+    """The event's next step: add players → close check-in → (per pairing group, the first that
     needs something) review, start, enter results or pair → finished. 1 query."""
     slug = event.slug
     if event.status == EventStatus.FINISHED:

@@ -161,7 +161,7 @@ def pairing_run_execute(run_id: int) -> None:
     """Body of the pairing task: pair once per run row (idempotent), record the outcome.
 
     A message for a run that is finished or held by another worker does nothing
-    (``runs.run_claim``). A run that finds its pod paired since it was requested, or
+    (``runs.run_claim``). A run that finds its group paired since it was requested, or
     another round than the one it was asked for next, or nothing to pair (see
     :func:`pairing_refusal`) is done without pairing, with a note on the row ("Superseded:
     round 6 was paired meanwhile"): a late message never pairs a round nobody asked for.

@@ -1,5 +1,5 @@
 """Staff pairing pages (namespace ``staff``, joined in config/urls.py): the dashboard,
-pairing a pod's next round, a pairing run's progress and the minimal re-pair of a round
+pairing a group's next round, a pairing run's progress and the minimal re-pair of a round
 after a correction, under ``/e/<event>/staff/``."""
 
 from django.urls import path

@@ -32,7 +32,7 @@ PAIRABLE = (StepKind.SWISS, StepKind.TOP_CUT, StepKind.ELIMINATION, StepKind.DAY
 
 @dataclass(frozen=True)
 class Step:
-    """The next thing a pod needs: kind, the round number to create, a sentence for staff,
+    """The next thing a pairing group needs: kind, the round number to create, a sentence for staff,
     the divisions whose cut it takes, and the stage whose module pairs it."""
 
     kind: StepKind

@@ -1,5 +1,5 @@
-"""Staff pairing pages: the event dashboard (each pod's next step), queueing the pairing
-of a pod's next round, and polling a pairing run (organisers and scorekeepers, see
+"""Staff pairing pages: the event dashboard (each pairing group's next step), queueing the
+pairing of a group's next round, and polling a pairing run (organisers and scorekeepers, see
 ``tournaments.permissions``). URL names are in the ``staff`` namespace.
 """
 
@@ -37,25 +37,25 @@ RUN_TEMPLATE = "pairings/staff/run.html"
 @require_safe
 @event_staff_required("operate", other_staff_to="staff:disputes")
 def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
-    """The event at a glance: divisions with recommended structure, each pod's current
+    """The event at a glance: divisions with recommended structure, each pairing group's current
     round and next step (pair / review / publish / start / enter results). Judges, who
     do not operate the event, are sent to their desk (the disputes queue) instead."""
     runs = pairing_runs_for_staff(event)
-    pods = [(state, runs.get(state.key)) for state in group_states(event)]
+    groups = [(state, runs.get(state.key)) for state in group_states(event)]
     context = {
         "event": event,
         "divisions": divisions_for_event(event),
-        "pods": pods,
+        "groups": groups,
         "rounds": rounds_for_staff(event),
         # P-POST-5: deck lists of the players about to make the top cut.
         "cut_decklists": [
-            (state.label, rows) for state, _ in pods if (rows := cut_decklists(event, state.key))
+            (state.label, rows) for state, _ in groups if (rows := cut_decklists(event, state.key))
         ],
         **_checkin_context(event),
     }
     # issue 13: what the event needs now, and when the day is expected to end
     context["next_step"] = what_next(
-        event, [state for state, _ in pods], checkin_open=bool(context["checkin_open"])
+        event, [state for state, _ in groups], checkin_open=bool(context["checkin_open"])
     )
     context["schedule"] = plan_for_event(event)  # ("plan" is the check-in's age plan)
     return render(request, "pairings/staff/dashboard.html", context)
@@ -109,7 +109,7 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_operator_required
 def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
-    """Close check-in: fix the age mode, pods, rounds and cuts (P-AGE-2 … P-AGE-6)."""
+    """Close check-in: fix the age mode, pairing groups, rounds and cuts (P-AGE-2 … P-AGE-6)."""
     form = CheckinCloseForm(request.POST, cuts=event.rules.allowed_cuts())
     if form.is_valid():
         try:
@@ -143,11 +143,11 @@ def _closed_text(event: Event, plan: AgePlan) -> str:
 @require_POST
 @event_operator_required
 def pair(request: HttpRequest, event: Event) -> HttpResponse:
-    """Queue the pairing of a pod's next round: Swiss, then the top cut, then the following
+    """Queue the pairing of a pairing group's next round: Swiss, then the top cut, then the following
     elimination rounds. Lands on the review page when pairing already finished. A second
-    request (a double click, two staff) shows the run already going; one for a pod with
+    request (a double click, two staff) shows the run already going; one for a group with
     nothing to pair now (its round already paired) says why in a message, and no run is
-    recorded, so no failure stays on the pod."""
+    recorded, so no failure stays on the group."""
     form = PairForm(request.POST)
     key = form.cleaned_data["group"] if form.is_valid() else ""
     back = reverse("staff:dashboard", args=[event.slug]) + f"#group-{key}"
@@ -165,7 +165,7 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
     paired = list(event.rounds.filter(status=RoundStatus.PAIRED))
     if run.status == BackgroundRunStatus.DONE and len(paired) == 1:
         return redirect("staff:round", event.slug, paired[0].pk)
-    return redirect(back)  # a failure shows on the pod
+    return redirect(back)  # a failure shows on the group
 
 
 def _under_way(run: BackgroundRun) -> str:

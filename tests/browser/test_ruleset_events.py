@@ -66,8 +66,8 @@ def _run_to_the_end(page, browser, url: str, slug: str) -> int:
     played = 0
     for _ in range(12):
         page.goto(f"{url}/e/{slug}/staff/")
-        pair = page.locator("article.pod").get_by_role("button", name="Pair next round")
-        go = page.locator("article.pod a.button.primary")
+        pair = page.locator("article.group").get_by_role("button", name="Pair next round")
+        go = page.locator("article.group a.button.primary")
         if pair.count():
             pair.first.click()
             expect(page).to_have_url(re.compile(r"/staff/rounds/\d+/$"))

@@ -60,7 +60,7 @@ def standings_for_public(data: dict[str, Any]) -> list[StandingsTable]:
     """The Standings JSON (INTERFACES.md) as one :class:`StandingsTable` per division,
     with the ruleset's columns formatted by the ruleset (P-TB-8: percentages with two
     decimals). In final standings the 1st of each division is marked its winner
-    (P-AGE-3: also in a pod shared with other divisions, R-5). No query."""
+    (P-AGE-3: also in a pairing group shared with other divisions, R-5). No query."""
     labels = dict(DivisionCode.choices)
     columns = columns_for(data)
     final = bool(data.get("final"))
