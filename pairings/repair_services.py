@@ -23,13 +23,13 @@ from django.utils.translation import gettext
 from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
 from tournaments.models import (
     Match,
-    MatchKind,
     MatchSeat,
     Outcome,
     Phase,
     Registration,
     Round,
     RoundStatus,
+    match_kind,
 )
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import audit_log, round_discard
@@ -121,7 +121,7 @@ def _replace_tables(rnd: Round, result: RepairResult) -> None:
         match = Match.objects.create(
             round=rnd,
             table=p.table,
-            kind=MatchKind.BYE if p.is_bye else MatchKind.SWISS,
+            kind=match_kind(rnd.phase, Outcome.BYE if p.is_bye else Outcome.PENDING),
             outcome=Outcome.BYE if p.is_bye else Outcome.PENDING,
             why=p.why[:200],
             pair_down=p.pair_down,

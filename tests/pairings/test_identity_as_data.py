@@ -16,7 +16,7 @@ from tests.pairings.test_event_flow import play, top_4_with_playoff
 from tournaments.formats.checks import FileRefused
 from tournaments.formats.event_json import parse_event_json
 from tournaments.groups import group_seeds
-from tournaments.models import GroupPhase, Match, MatchKind, Phase
+from tournaments.models import GroupPhase, Match, MatchKind, Phase, match_kind
 from tournaments.services.exports import event_export
 from tournaments.services.imports import event_import
 
@@ -95,3 +95,20 @@ def test_event_json_refuses_an_unknown_match_kind():
     }
     with pytest.raises(FileRefused, match=r"rounds\[0\]\.matches\[0\]\.kind: expected one of"):
         parse_event_json(doc)
+
+
+@pytest.mark.parametrize(
+    ("phase", "outcome", "third_place", "kind"),
+    [
+        ("swiss", "pending", False, "swiss"),
+        ("swiss-day2", "win", False, "swiss"),
+        ("swiss", "bye", False, "bye"),
+        ("swiss", "loss", False, "late-entry-loss"),
+        ("top-cut", "pending", False, "bracket"),
+        ("top-cut", "pending", True, "third-place"),
+        ("single-elimination", "bye", False, "bye"),
+        ("swiss", "pending", True, "swiss"),  # a Swiss round has no playoff
+    ],
+)
+def test_P_SW_5_P_LATE_1_P_TC_4_a_match_kind_is_decided_once(phase, outcome, third_place, kind):
+    assert match_kind(phase, outcome, third_place=third_place) == kind

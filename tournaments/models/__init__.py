@@ -30,6 +30,7 @@ from .rounds import (
     Round,
     RoundStatus,
     SelfReport,
+    match_kind,
 )
 from .staff import (
     AuditEvent,
@@ -72,5 +73,6 @@ __all__ = [
     "SelfReportMode",
     "StaffRole",
     "Structure",
+    "match_kind",
     "new_report_token",
 ]

@@ -105,6 +105,20 @@ class MatchKind(models.TextChoices):
 PLAYED_KINDS = (MatchKind.SWISS, MatchKind.BRACKET, MatchKind.THIRD_PLACE)
 
 
+def match_kind(phase: str, outcome: str, *, third_place: bool = False) -> MatchKind:
+    """What a match is, as it is paired or read from a file: a bye or a late-entry loss by
+    its outcome (P-SW-5, P-LATE-1), the 3rd/4th place playoff of a bracket when the
+    caller says so (P-TC-4, P-SE-6), else a Swiss match in a Swiss phase and a bracket
+    match in an elimination phase."""
+    if outcome == Outcome.BYE:
+        return MatchKind.BYE
+    if outcome == Outcome.LOSS:
+        return MatchKind.LATE_ENTRY_LOSS
+    if phase in (Phase.SWISS, Phase.SWISS_DAY2):
+        return MatchKind.SWISS
+    return MatchKind.THIRD_PLACE if third_place else MatchKind.BRACKET
+
+
 class Match(models.Model):
     """A table of a round: one seat (bye or late-entry loss), two (head-to-head) or 3–5 (pod).
 

@@ -38,7 +38,6 @@ from ..models import (
     EventStatus,
     GroupPhase,
     Match,
-    MatchKind,
     MatchSeat,
     Outcome,
     PairingGroup,
@@ -49,6 +48,7 @@ from ..models import (
     RoundStatus,
     StaffRole,
     Structure,
+    match_kind,
 )
 from ..multiplayer import allowed_cuts
 from ..procedures import groups_done
@@ -172,20 +172,6 @@ def _group_rows(event: Event) -> dict[str, PairingGroup]:
     return rows
 
 
-def _kind(phase: str, m: MatchData) -> str:
-    """A match's kind from the file (``Match.kind``): a bye or a late-entry loss by its
-    outcome, a 3rd/4th place playoff by its place in the bracket (its ``why`` as the
-    pairing wrote it; event JSON and TOM files carry no kind), else Swiss or bracket by
-    the phase."""
-    if m.outcome == Outcome.BYE:
-        return MatchKind.BYE
-    if m.outcome == Outcome.LOSS:
-        return MatchKind.LATE_ENTRY_LOSS
-    if phase in ELIMINATION and m.third_place:
-        return MatchKind.THIRD_PLACE
-    return MatchKind.BRACKET if phase in ELIMINATION else MatchKind.SWISS
-
-
 def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration]) -> int:
     """Every round of the file, split by pairing group, with its matches and seats: three
     bulk inserts (a few more for a big file, ``BATCH`` rows each), never a query per round,
@@ -221,7 +207,7 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
             Match(
                 round_id=rnd.pk,
                 table=m.table if len(m.players) > 1 else None,
-                kind=_kind(rnd.phase, m),
+                kind=match_kind(rnd.phase, m.outcome, third_place=m.third_place),
                 outcome=m.outcome,
                 winner_id=regs[m.winner].pk if m.winner else None,
                 games=m.games,

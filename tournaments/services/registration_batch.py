@@ -25,7 +25,6 @@ from ..models import (
     Division,
     Event,
     Match,
-    MatchKind,
     MatchSeat,
     Outcome,
     PairingGroup,
@@ -34,6 +33,7 @@ from ..models import (
     Registration,
     Round,
     RoundStatus,
+    match_kind,
 )
 from ..procedures import standalone_bracket
 from .audit import actor_fields
@@ -212,7 +212,12 @@ def _late_entry_losses(regs: list[Registration], started: list[list[Round]]) -> 
     if not losses:
         return
     matches = Match.objects.bulk_create(
-        Match(round=rnd, kind=MatchKind.LATE_ENTRY_LOSS, outcome=Outcome.LOSS, why="late entry")
+        Match(
+            round=rnd,
+            kind=match_kind(rnd.phase, Outcome.LOSS),
+            outcome=Outcome.LOSS,
+            why="late entry",
+        )
         for _, rnd in losses
     )
     MatchSeat.objects.bulk_create(

@@ -15,7 +15,6 @@ from ..models import (
     Event,
     EventStatus,
     Match,
-    MatchKind,
     MatchSeat,
     Outcome,
     PairingGroup,
@@ -23,6 +22,7 @@ from ..models import (
     Registration,
     Round,
     RoundStatus,
+    match_kind,
 )
 from ..public_pages import public_pages_changed
 from .audit import audit_log
@@ -59,12 +59,6 @@ def round_create(
         event=event, group=group, phase=phase, number=number, seed=seed, notes=list(notes)
     )
     flags = flags or {}
-    played = MatchKind.SWISS if phase in (Phase.SWISS, Phase.SWISS_DAY2) else MatchKind.BRACKET
-
-    def kind(i: int, seats: int) -> str:
-        if seats == 1:
-            return MatchKind.BYE
-        return MatchKind.THIRD_PLACE if i == third_place else played
 
     # Two inserts whatever the size (a 1,000-table round in well under a second); the
     # matches keep the order of ``tables`` (their pks increase in that order).
@@ -74,7 +68,9 @@ def round_create(
         Match(
             round_id=rnd.pk,
             table=table if len(regs) > 1 else None,
-            kind=kind(i, len(regs)),
+            kind=match_kind(
+                phase, Outcome.BYE if len(regs) == 1 else "", third_place=i == third_place
+            ),
             outcome=Outcome.BYE if len(regs) == 1 else Outcome.PENDING,
             why=why[:200],
             pair_down=flags.get(i, (False, False))[0],
