@@ -99,11 +99,6 @@ def cut_group(division: Division) -> PairingGroup:
     return group
 
 
-def group_named(event: Event, key: str) -> PairingGroup:
-    """The event's group whose key is ``key``. Raises PairingGroup.DoesNotExist."""
-    return event.groups.prefetch_related("divisions").get(key=key)
-
-
 def in_group(group: PairingGroup, prefix: str = "") -> Q:
     """The registrations paired in ``group``: its divisions, and its flight (P-FL).
     ``prefix`` for lookups through a relation (``"registration__"``)."""
@@ -122,14 +117,14 @@ def seeds_store(group: PairingGroup, seeds: Mapping[int, int] | Sequence[int]) -
     MP-SE-1): ``{registration id: seed}``, or the registration ids in seed order (seed 1
     first). Seeds stored before (a first round discarded and paired again, P-SE-4) are
     replaced; the database refuses a player or a seed twice."""
-    pairs = seeds.items() if isinstance(seeds, Mapping) else enumerate_seeds(seeds)
+    pairs = seeds.items() if isinstance(seeds, Mapping) else _in_order(seeds)
     group.seeds.all().delete()
     CutSeed.objects.bulk_create(
         CutSeed(group=group, registration_id=reg, seed=n) for reg, n in pairs
     )
 
 
-def enumerate_seeds(registrations: Sequence[int]) -> list[tuple[int, int]]:
+def _in_order(registrations: Sequence[int]) -> list[tuple[int, int]]:
     """``[(registration id, seed)]`` for ids in seed order, seed 1 first."""
     return [(reg, n) for n, reg in enumerate(registrations, start=1)]
 
