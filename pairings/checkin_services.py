@@ -180,7 +180,7 @@ def checkin_close(
         _apply(division, plan)
     set_swiss_groups(ev, {d.code: plan.group_of.get(d.code, d.code) for d in divisions})
     reason = stored(plan.mode.reason)  # shown in the reader's language (messages.shown)
-    ev.age_style, ev.age_reason = plan.mode.style.value, reason if len(reason) <= 300 else ""
+    ev.age_style, ev.age_reason = plan.mode.style.value, reason
     ev.swiss_rounds = max(p.rounds for p in plan.groups)
     ev.top_cut_size = max(c for p in plan.groups for c in p.cuts.values())
     ev.checkin_closed_at = timezone.now()

@@ -20,7 +20,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from rulesets.i18n import gettext_noop, text
+from rulesets.i18n import Text, gettext_noop, text
 
 __all__ = [
     "DIVISIONS",
@@ -70,7 +70,7 @@ def age_mode(counts: Mapping[str, int]) -> AgeMode:
     ``open`` mixed with age divisions, a negative count, or no players at all.
     """
     present = _present(counts)
-    shown = ", ".join(f"{_LABEL[d]} {n}" for d, n in present.items())
+    shown = _counts(present)
     if OPEN in present:
         return AgeMode(
             AgeStyle.OPEN,
@@ -109,6 +109,16 @@ def age_mode(counts: Mapping[str, int]) -> AgeMode:
             )
     reason = text(msgid, divisions=names, counts=shown)
     return AgeMode(AgeStyle.MODIFIED, reason, small)
+
+
+def _counts(present: Mapping[str, int]) -> Text:
+    """ "Junior 5, Senior 11, Masters 16" with each division's name translated where it is
+    shown (a list: its separators and numbers read the same in every language)."""
+    msgid = ", ".join(f"%(division{i})s %(players{i})s" for i in range(len(present)))
+    params: dict[str, Any] = {}
+    for i, (division, players) in enumerate(present.items()):
+        params[f"division{i}"], params[f"players{i}"] = text(_LABEL[division]), players
+    return Text(msgid, params)
 
 
 def _present(counts: Mapping[str, int]) -> dict[str, int]:

@@ -186,7 +186,7 @@ def test_P_AGE_2_P_AGE_3_dashboard_tells_the_mode_and_closes_checkin(client, org
     assert "Junior has only 1-5 players (Junior 3, Senior 7, Masters 12)" in page
     client.cookies["django_language"] = "es"
     page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
-    assert "Júnior solo tiene de 1 a 5 jugadores" in page
+    assert "Júnior solo tiene de 1 a 5 jugadores (Júnior 3, Sénior 7, Máster 12)" in page
 
 
 def test_P_AGE_1_event_create_page_shows_the_cutoffs(client, organiser):

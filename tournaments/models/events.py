@@ -82,7 +82,9 @@ class Event(models.Model):
     age_style = models.CharField(
         max_length=16, blank=True, help_text="Set when check-in closes (P-AGE-2, P-AGE-3, P-AGE-6)."
     )
-    age_reason = models.CharField(max_length=300, blank=True)
+    age_reason = models.CharField(
+        max_length=1000, blank=True, help_text="Why, as a stored message (tournaments.messages)."
+    )
     checkin_closed_at = models.DateTimeField(null=True, blank=True)
     day2_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Swiss rounds on Day 2 of a two-day event (P-D2-1); 0 = one day."
