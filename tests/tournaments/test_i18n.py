@@ -20,6 +20,7 @@ from django.utils import translation
 from config import catalogue
 from tests import factories
 from tests.page_tour import page_urls, played_events
+from tournaments import services
 from tournaments.models import Match, Outcome, Player, RoundStatus, StaffRole
 from tournaments.templatetags import registry_i18n as f
 
@@ -325,7 +326,7 @@ def _bo3_round(organiser):
 def test_game_slip_refusals_are_in_the_visitors_language(organiser, lang, impossible, stale):
     ev, _, match = _bo3_round(organiser)
     client = _staff_client(ev, lang)
-    url = reverse("staff:match_games", args=[ev.slug, match.pk])
+    url = reverse("staff:match_result", args=[ev.slug, match.pk])
     refused = client.post(url, {"version": 0, "wins_1": 3, "wins_2": 0}, headers=HX)
     assert refused.status_code == 422
     assert impossible in refused.content.decode()
@@ -398,3 +399,23 @@ def test_a_malformed_upload_is_refused_in_the_visitors_language(organiser, lang,
     )
     assert response.status_code == 200
     assert response.context["form"].errors["file"] == [refusal]
+
+
+def test_the_standings_tables_are_cached_per_language(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    """The standings tables fragment is cached per snapshot and per language: an English
+    visit first must not give a Spanish visitor English tables (and the snapshot's label
+    is worded per language, not stored in English)."""
+    event = factories.event_with_players(4, by=organiser, name="Copa", swiss_rounds=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        rnd = factories.round_in_order(event, by=organiser)
+        for m in rnd.matches.prefetch_related("seats__registration"):
+            winner = m.seats.all()[0].registration
+            services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
+    url = f"/e/{event.slug}/standings/"
+    en = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "After round 1" in en and ">Player<" in en
+    es = client.get(url, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Tras la ronda 1" in es and ">Jugador<" in es
+    assert "After round 1" not in es and ">Player<" not in es
