@@ -232,10 +232,10 @@ class DropForm(forms.Form):
 
 
 RESULT_CHOICES = [
-    ("p1", "Player 1 wins"),
-    ("p2", "Player 2 wins"),
-    ("draw", "Tie"),
-    ("double-loss", "Double loss"),
+    ("p1", _("Player 1 wins")),
+    ("p2", _("Player 2 wins")),
+    ("draw", _("Tie")),
+    ("double-loss", _("Double loss")),
 ]
 
 
@@ -262,9 +262,9 @@ class ReasonResultForm(ResultForm):
 
 
 PLAYER_RESULT_CHOICES = [
-    ("me", "I won"),
-    ("opponent", "I lost"),
-    ("draw", "Tie"),
+    ("me", _("I won")),
+    ("opponent", _("I lost")),
+    ("draw", _("Tie")),
 ]
 
 
@@ -352,25 +352,31 @@ class GameScoreForm(forms.Form):
         elif data.get("wins_1") is not None and data.get("wins_2") is not None:
             data["games"] = (data["wins_1"], data["wins_2"], data.get("draws") or 0)
         elif not self.errors:
-            raise forms.ValidationError("Choose a score, or type the games each player won.")
+            raise forms.ValidationError(_("Choose a score, or type the games each player won."))
         return data
 
 
-class ReasonGameScoreForm(GameScoreForm):
-    """A judge's correction or a dispute resolution of a best-of-3 match, with a reason.
-    ``result`` "double-loss" records a double loss (R-6): the games are then ignored
-    (the form shows the recorded ones) and ``cleaned_data["games"]`` is None."""
+class GameSlipForm(GameScoreForm):
+    """A best-of-3 match slip at the round page (M-MATCH-1): the game score, or
+    ``result`` "double-loss" for a double loss (R-6): the games are then ignored and
+    ``cleaned_data["games"]`` is None."""
 
     result = forms.ChoiceField(
         choices=[("", _("The game score")), ("double-loss", _("Double loss"))], required=False
     )
-    reason = forms.CharField(max_length=500, label=_("Reason"))
 
     def clean(self) -> dict[str, Any]:
         if self.cleaned_data.get("result") == "double-loss":
             self.cleaned_data["games"] = None
             return self.cleaned_data
         return super().clean()
+
+
+class ReasonGameScoreForm(GameSlipForm):
+    """A judge's correction or a dispute resolution of a best-of-3 match (a game score
+    or a double loss, see :class:`GameSlipForm`), with a reason (P-POST-4)."""
+
+    reason = forms.CharField(max_length=500, label=_("Reason"))
 
 
 class PlayerGameReportForm(GameScoreForm):

@@ -22,6 +22,5 @@ urlpatterns = [
     path(P, player.player_home, name="player"),
     path(f"{P}table/", prebuilt.player_table, name="player_table"),
     path(f"{P}report/", player.player_report, name="player_report"),
-    path(f"{P}pod-report/", player.player_pod_report, name="player_pod_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),
 ]

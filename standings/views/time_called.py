@@ -1,6 +1,6 @@
 """The "time called" helper of a ``bo3-wins-against`` match (W-TIME-1, W-TIME-2): staff
 say where the match stands, the page says what happens next, then they record the
-outcome with the game-score slip (``staff:match_games``)."""
+outcome with the game-score slip (``staff:match_result``)."""
 
 from __future__ import annotations
 

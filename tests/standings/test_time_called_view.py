@@ -67,9 +67,9 @@ def test_W_TIME_1_a_decided_match_is_recorded_from_the_helper(helper):
     client, ev, rnd, m, url = helper
     page = client.get(url, {"game": 2, "wins_1": 1, "wins_2": 0, "between": "on"})
     body = page.content.decode()
-    assert "Record 1-0" in body and reverse("staff:match_games", args=[ev.slug, m.pk]) in body
+    assert "Record 1-0" in body and reverse("staff:match_result", args=[ev.slug, m.pk]) in body
     response = client.post(
-        reverse("staff:match_games", args=[ev.slug, m.pk]), {"score": "1-0-0", "version": 0}
+        reverse("staff:match_result", args=[ev.slug, m.pk]), {"score": "1-0-0", "version": 0}
     )
     assert response.status_code == 302
     m.refresh_from_db()

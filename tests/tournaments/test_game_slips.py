@@ -216,7 +216,7 @@ def scorekeeper_client(client):
 def post_games(client, ev, match, data, htmx=True):
     body = {"version": match.version, **data}
     return client.post(
-        reverse("staff:match_games", args=[ev.slug, match.pk]), body, headers=HX if htmx else {}
+        reverse("staff:match_result", args=[ev.slug, match.pk]), body, headers=HX if htmx else {}
     )
 
 
@@ -234,7 +234,7 @@ def test_M_MATCH_1_the_round_page_offers_quick_scores_and_free_entry(scorekeeper
         "Other score",
     ):
         assert f">{label}<" in body
-    assert reverse("staff:match_games", args=[ev.slug, table(rnd, 1).pk]) in body
+    assert reverse("staff:match_result", args=[ev.slug, table(rnd, 1).pk]) in body
     assert 'value="p1"' not in body  # no result-only buttons: games are required
     assert "Time called" not in body  # W-TIME-1 applies to bo3-wins-against only
 

@@ -150,14 +150,14 @@ def test_private_link_shows_pod_buttons_and_takes_a_report(client, pod):
     assert f'value="{a[1].pk}">{a[1].player.name} won</button>' in html
     assert "I conceded" in html and 'value="draw">Draw</button>' in html
     response = client.post(
-        f"{url}pod-report/",
+        f"{url}report/",
         {"match": m.pk, "winner": "draw", "conceded": "1"},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 200
     assert "The other players of your pod report too" in response.content.decode()
     assert m.seats.get(registration=a[0]).conceded
-    bad = client.post(f"{url}pod-report/", {"match": m.pk, "winner": "nobody"})
+    bad = client.post(f"{url}report/", {"match": m.pk, "winner": "nobody"})
     assert bad.status_code == 302
 
 

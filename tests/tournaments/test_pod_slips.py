@@ -117,7 +117,7 @@ def test_round_page_shows_pods_with_winner_buttons_and_draw(client, organiser, p
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{rnd.pk}/").content.decode()
     t1 = rnd.matches.get(table=1)
-    assert f"/e/{event.slug}/staff/matches/{t1.pk}/pod-result/" in html
+    assert f"/e/{event.slug}/staff/matches/{t1.pk}/result/" in html
     assert html.count(" wins</button>") == 8 and "Seat 4:" in html
     assert 'name="conceded"' in html and ">Draw</button>" in html
 
@@ -127,7 +127,7 @@ def test_htmx_pod_slip_answers_the_row_and_the_progress(client, organiser, pod_r
     client.force_login(organiser)
     t1 = rnd.matches.get(table=1)
     b = seats(t1)
-    url = f"/e/{event.slug}/staff/matches/{t1.pk}/pod-result/"
+    url = f"/e/{event.slug}/staff/matches/{t1.pk}/result/"
     data = {"winner": "draw", "conceded": [b[1].pk], "version": 0}
     response = client.post(url, data, HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -143,7 +143,7 @@ def test_htmx_pod_slip_answers_the_row_and_the_progress(client, organiser, pod_r
 def test_pod_slip_without_js_redirects_and_needs_event_staff(client, organiser, pod_round):
     event, rnd = pod_round
     t1 = rnd.matches.get(table=1)
-    url = f"/e/{event.slug}/staff/matches/{t1.pk}/pod-result/"
+    url = f"/e/{event.slug}/staff/matches/{t1.pk}/result/"
     data = {"winner": str(seats(t1)[0].pk), "version": 0}
     client.force_login(factories.user("stranger"))
     assert client.post(url, data).status_code in (403, 404)
@@ -201,4 +201,4 @@ def test_player_page_shows_the_pod_in_seat_order(client, pod_round):
     html = client.get(f"/e/{rnd.event.slug}/p/{third.report_token}/").content.decode()
     assert "<strong>you, seat 3</strong>" in html and seats(t1)[0].player.name in html
     assert "I lost" not in html  # pods report a winner or a draw (test_pod_reports)
-    assert "/pod-report/" in html and f"{seats(t1)[0].player.name} won</button>" in html
+    assert "/report/" in html and f"{seats(t1)[0].player.name} won</button>" in html

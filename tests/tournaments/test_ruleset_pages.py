@@ -338,7 +338,7 @@ def test_a_magic_single_elimination_event_runs_to_the_final_with_the_pair_button
         for m in rnd.matches.order_by("table"):
             with django_capture_on_commit_callbacks(execute=True):
                 client.post(
-                    reverse("staff:match_games", args=[ev.slug, m.pk]),
+                    reverse("staff:match_result", args=[ev.slug, m.pk]),
                     {"score": "2-1-0", "version": m.version},
                     headers=HX,
                 )
@@ -383,7 +383,7 @@ def test_the_quick_button_records_the_named_winner(client, organiser):
     body = page(client, "staff:round", ev.slug, rnd.pk)
     value = re.search(r'value="([0-9-]+)"[^>]*>Player 002 2-1</button>', body)[1]
     data = {"score": value, "version": m.version}
-    client.post(reverse("staff:match_games", args=[ev.slug, m.pk]), data)
+    client.post(reverse("staff:match_result", args=[ev.slug, m.pk]), data)
     m.refresh_from_db()
     assert m.winner.player.name == "Player 002" and m.games == [1, 2, 0]
 

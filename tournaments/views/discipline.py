@@ -102,7 +102,10 @@ def deck_check(request: HttpRequest, event: Event) -> HttpResponse:
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, "Deck check: " + ", ".join(r.player.name for r in picked))
+        messages.success(
+            request,
+            gettext("Deck check: %(names)s") % {"names": ", ".join(r.player.name for r in picked)},
+        )
     return redirect("staff:decklists", event.slug)
 
 

@@ -15,18 +15,19 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST, require_safe
 
 from rulesets import get_ruleset
 
 from .. import services
 from ..errors import InvalidInput, MatchslipError
-from ..forms import PlayerDropForm, PlayerGameReportForm, PlayerReportForm
-from ..models import Match, Outcome, Registration, RoundStatus, SelfReportMode
+from ..forms import PlayerDropForm
+from ..models import Match, Registration, RoundStatus, SelfReportMode
 from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player, standing_for_player
 from .common import wants_fragment
-from .games import form_error
+from .result_forms import PlayerPodReportForm, refusal, report_form, report_result
 
 TEMPLATE = "tournaments/public/player.html"
 
@@ -87,100 +88,67 @@ def player_home(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return _render(request, _registration(slug, token))
 
 
-def _report_form(reg: Registration, data: Any) -> PlayerReportForm | PlayerGameReportForm:
-    """The result buttons, or for best-of-3 rulesets the game score (M-MATCH-1)."""
-    if get_ruleset(reg.event.ruleset).game_record:
-        return PlayerGameReportForm(data)
-    return PlayerReportForm(data)
+STATE_MESSAGES = {
+    "waiting": _("Thanks! Your opponent now reports too; you can change yours until they do."),
+    "held": _("You both reported the same result. Staff will confirm it shortly."),
+    "disputed": _("Your opponent reported something else. A judge will come to your table."),
+    "recorded": _("Result recorded. Thank you!"),
+}
+
+POD_MESSAGES = {
+    "waiting": _(
+        "Thanks! The other players of your pod report too; you can change yours "
+        "until everyone agrees."
+    ),
+    "held": _("Your whole pod reported the same result. Staff will confirm it shortly."),
+    "disputed": _("Your pod reported different results. A judge will come to your table."),
+}
 
 
-def _report(reg: Registration, form: PlayerReportForm | PlayerGameReportForm) -> str:
-    """Turn the pressed button into ``report_submit``; raises MatchslipError. A game
-    score is given from the player's side and passed on in seat order."""
-    match = get_object_or_404(
-        Match.objects.prefetch_related("seats__registration"),
-        pk=form.cleaned_data["match"],
+def _reported_match(reg: Registration, post: Any) -> Match | None:
+    """The table named by ``post["match"]`` where ``reg`` is seated (404 for anyone
+    else's table), or None when the post names no table."""
+    match_id = str(post.get("match", ""))
+    if not match_id.isdigit():
+        return None
+    return get_object_or_404(
+        Match.objects.select_related("round__event").prefetch_related("seats__registration"),
+        pk=int(match_id),
         seats__registration=reg,
     )
-    seats = sorted(match.seats.all(), key=lambda s: s.seat)
-    if isinstance(form, PlayerGameReportForm):
-        mine, theirs, drawn = form.cleaned_data["games"]
-        first = seats[0].registration_id == reg.pk
-        games = (mine, theirs, drawn) if first else (theirs, mine, drawn)
-        return services.report_submit(
-            match=match, registration=reg, result=services.Result.of(games=games)
-        )
-    other = next(s.registration for s in seats if s.registration_id != reg.pk)
-    result = form.cleaned_data["result"]
-    winner = {"me": reg, "opponent": other}.get(result)
-    outcome = Outcome.WIN if winner else result
-    return services.report_submit(
-        match=match, registration=reg, result=services.Result.of(outcome, winner)
-    )
 
 
-STATE_MESSAGES = {
-    "waiting": "Thanks! Your opponent now reports too; you can change yours until they do.",
-    "held": "You both reported the same result. Staff will confirm it shortly.",
-    "disputed": "Your opponent reported something else. A judge will come to your table.",
-    "recorded": "Result recorded. Thank you!",
-}
+def _report(reg: Registration, post: Any) -> str:
+    """Report the posted result of the player's table with ``services.report_submit``
+    and return the notice for the report's new state ("waiting", "held", "disputed",
+    "recorded"), in the visitor's language. The form follows the table's format
+    (``result_forms.report_form``). Raises InvalidInput for a form out of shape and
+    MatchslipError for a refused report."""
+    match = _reported_match(reg, post)
+    if match is None:
+        raise InvalidInput(gettext("Choose one of the result buttons."))
+    form = report_form(match, reg, post)
+    if not form.is_valid():
+        raise InvalidInput(refusal(form))
+    result = report_result(match, reg, form)
+    state = services.report_submit(match=match, registration=reg, result=result)
+    notices = POD_MESSAGES if isinstance(form, PlayerPodReportForm) else {}
+    return str(notices.get(state) or STATE_MESSAGES[state])
 
 
 @require_POST
 def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """Report (or change) the result of the player's current match. HTMX: answers the
-    report panel; without JavaScript: redirects to the page with a message."""
-    reg = _registration(slug, token)
-    form = _report_form(reg, request.POST)
-    error, notice = "", ""
-    if not form.is_valid():
-        error = (
-            form_error(form)
-            if isinstance(form, PlayerGameReportForm)
-            else "Choose one of the result buttons."
-        )
-    else:
-        try:
-            notice = STATE_MESSAGES[_report(reg, form)]
-        except MatchslipError as e:
-            error = str(e)
-    if not request.htmx:
-        messages.add_message(
-            request, messages.ERROR if error else messages.SUCCESS, error or notice
-        )
-        return _private(redirect("public:player", slug, token))
-    return _render(request, reg, error=error, notice=notice, status=422 if error else 200)
-
-
-def _pod_report(reg: Registration, post: Any) -> str:
-    """A pod report: ``winner`` is a seated player's id or ``draw``; ``conceded`` ticks
-    the player's own concession (MP-PTS-1). Raises MatchslipError."""
-    match_id = post.get("match", "")
-    if not match_id.isdigit():
-        raise InvalidInput(gettext("Choose the pod's winner, or Draw."))
-    match = get_object_or_404(
-        Match.objects.prefetch_related("seats__registration"),
-        pk=int(match_id),
-        seats__registration=reg,
-    )
-    choice = post.get("winner", "")
-    seated = {str(s.registration_id): s.registration for s in match.seats.all()}
-    if choice != "draw" and choice not in seated:
-        raise InvalidInput(gettext("Choose the pod's winner, or Draw."))
-    conceded = [reg.pk] if post.get("conceded") else []
-    result = services.Result.of(winner=seated.get(choice), conceded=conceded)
-    return services.report_submit(match=match, registration=reg, result=result)
-
-
-@require_POST
-def player_pod_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """Report (or change) the result of the player's pod (MP-PTS-1): the winner, or a
-    draw and whether they conceded. HTMX answers the report panel, else a redirect."""
+    """Report (or change) the result of the player's table, whatever its format: a
+    match's result buttons (``result`` "me", "opponent", "draw"), a best-of-3 game score
+    from the player's side (M-MATCH-1) or a pod's winner (``winner``: a seated player's
+    id or "draw") with the player's own concession (``conceded``, MP-PTS-1); ``match``
+    names the table, which must be the player's own (else 404). HTMX: answers the report
+    panel (422 with the reason when refused); without JavaScript: redirects to the page
+    with a message."""
     reg = _registration(slug, token)
     error, notice = "", ""
     try:
-        notice = POD_MESSAGES.get(state := _pod_report(reg, request.POST), STATE_MESSAGES[state])
+        notice = _report(reg, request.POST)
     except MatchslipError as e:
         error = str(e)
     if not request.htmx:
@@ -189,14 +157,6 @@ def player_pod_report(request: HttpRequest, slug: str, token: str) -> HttpRespon
         )
         return _private(redirect("public:player", slug, token))
     return _render(request, reg, error=error, notice=notice, status=422 if error else 200)
-
-
-POD_MESSAGES = {
-    "waiting": "Thanks! The other players of your pod report too; you can change yours "
-    "until everyone agrees.",
-    "held": "Your whole pod reported the same result. Staff will confirm it shortly.",
-    "disputed": "Your pod reported different results. A judge will come to your table.",
-}
 
 
 @require_POST

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import services
@@ -93,7 +94,7 @@ def player_detail(request: HttpRequest, event: Event, registration_id: int) -> H
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, f"Saved {reg.player.name}.")
+            messages.success(request, gettext("Saved %(name)s.") % {"name": reg.player.name})
             return redirect("staff:player", event.slug, reg.pk)
     return _player_page(request, event, reg, edit=form)
 
@@ -113,7 +114,9 @@ def player_disqualify(request: HttpRequest, event: Event, registration_id: int) 
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, f"{reg.player.name} is disqualified.")
+            messages.success(
+                request, gettext("%(name)s is disqualified.") % {"name": reg.player.name}
+            )
             return redirect("staff:player", event.slug, reg.pk)
     return _player_page(request, event, reg, disqualify=form)
 
@@ -139,7 +142,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, f"Saved {ev.name}.")
+            messages.success(request, gettext("Saved %(name)s.") % {"name": ev.name})
             return redirect("staff:event_edit", ev.slug)
     context = {
         "event": event,

@@ -34,7 +34,6 @@ from ..forms import (
     EventForm,
     PlayerForm,
     PlayersSheetForm,
-    ResultForm,
 )
 from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
@@ -50,6 +49,7 @@ from ..selectors import (
 from ..selectors.reports import reports_for_round
 from .clock import clock_context
 from .common import event_match_or_404, int_param, wants_fragment
+from .result_forms import PodSlipForm, SlipForm, refusal, result_args, slip_form
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
 
@@ -186,7 +186,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            text = f"Added {reg.player.name}."
+            text = gettext("Added %(name)s.") % {"name": reg.player.name}
             if reg.late:
                 losses = reg.seats.count()
                 text += " " + ngettext(
@@ -226,7 +226,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
                 allow_duplicate_names=form.cleaned_data["allow_duplicates"],
             )
         except MatchslipError as e:
-            refused = f"Nothing was added. {e}"
+            refused = gettext("Nothing was added. %(reason)s") % {"reason": e}
         else:
             count = len(regs)
             messages.success(
@@ -372,38 +372,48 @@ def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
     )
 
 
-def _slip(match: Match, form: ResultForm, by: Any) -> None:
-    """Turn the pressed button into a ``slip_enter`` call; raises MatchslipError."""
-    seats = [s.registration for s in match.seats.select_related("registration").order_by("seat")]
-    result = form.cleaned_data["result"]
-    winner = {"p1": seats[0], "p2": seats[-1]}.get(result) if len(seats) == 2 else None
-    outcome = Outcome.WIN if result in ("p1", "p2") else result
-    if match.round.status == RoundStatus.COMPLETE and (match.outcome, match.winner_id) != (
-        outcome,
-        winner.pk if winner else None,
-    ):
-        raise RoundStateError(
-            gettext("Round %(number)s is complete: a judge corrects its results, with a reason.")
-            % {"number": match.round.number}
-        )
-    services.slip_enter(
-        match=match,
-        result=services.Result.of(outcome, winner),
-        version=form.cleaned_data["version"],
-        by=by,
-    )
+def _slip(match: Match, form: SlipForm, by: Any) -> None:
+    """Turn a validated :func:`slip_form` into a ``slip_enter`` call. In a complete
+    round a pod is final and a match slip may only repeat the recorded result (a double
+    submit): a change is a judge's correction, with a reason (P-POST-4). Raises
+    MatchslipError."""
+    args = result_args(match, form)
+    result: services.Result = args["result"]
+    if match.round.status == RoundStatus.COMPLETE:
+        number = {"number": match.round.number}
+        if isinstance(form, PodSlipForm):
+            raise RoundStateError(
+                gettext("Round %(number)s is complete: its pods are final.") % number
+            )
+        if result.games is not None:
+            same = list(result.games) == match.games
+        else:
+            same = (result.outcome, result.winner_id) == (match.outcome, match.winner_id)
+        if not same:
+            raise RoundStateError(
+                gettext(
+                    "Round %(number)s is complete: a judge corrects its results, with a reason."
+                )
+                % number
+            )
+    services.slip_enter(match=match, result=result, version=args["version"], by=by)
 
 
 @require_POST
 @event_operator_required
 def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
-    """Enter a match slip from one click. HTMX: answers the table's row plus the round's
-    progress (results missing) as an out-of-band swap; a stale form (version mismatch)
-    shows "This match was just recorded as …". Without JS: redirects to the round."""
+    """Enter the slip of any table from one click, its form chosen per format
+    (``result_forms.slip_form``): a match's result buttons (R-6), a best-of-3 game score
+    or double loss (M-MATCH-1; an impossible score such as 3-0, or a draw in single
+    elimination, M-SE-2, is refused with the reason), a pod's winner or a draw with the
+    conceded players ticked (MP-PTS-1). HTMX: answers the table's row plus the round's
+    progress (results missing) as an out-of-band swap; a refused form is answered 422
+    with the reason and changes nothing; a stale form (version mismatch) 409, showing
+    "This match was just recorded as …". Without JS: redirects to the round."""
     match = event_match_or_404(event, match_id)
-    form = ResultForm(request.POST)
+    form = slip_form(match, request.POST)
     if not form.is_valid():
-        error, status = gettext("Choose one of the result buttons."), 422
+        error, status = refusal(form), 422
     else:
         error, status = slip_attempt(lambda: _slip(match, form, request.user))
     return slip_response(request, event, match, error, status)
