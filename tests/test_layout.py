@@ -152,7 +152,7 @@ def test_every_app_is_read() -> None:
         ),
         (
             "standings.engine.day2",
-            "from ..services import pod_standings\n",
+            "from ..services import group_standings\n",
             ["an engine imports only the standard library and engines"],
         ),
         ("pairings.engine.elimination", "from standings.engine.placement import X\n", []),

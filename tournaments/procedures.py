@@ -5,7 +5,7 @@ A pairing group (:class:`~tournaments.models.PairingGroup`: its divisions, fligh
 and parent) plays a list of stages. The pairing layer keeps one module per stage
 (``pairings.procedures``, found in its ``PROCEDURES`` table) that says what the stage
 needs next and pairs it; the standings layer keeps the stage's ordering (``standings``:
-``pod_standings`` applies Day 2's order when the group plays Day 2, and a standalone
+``group_standings`` applies Day 2's order when the group plays Day 2, and a standalone
 bracket's places). Both read the stages here, so adding a procedure is a line in
 :func:`group_stages`, a module and a table entry in ``pairings.procedures``, and its
 ordering in ``standings``.
