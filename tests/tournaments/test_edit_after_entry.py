@@ -234,6 +234,24 @@ def test_the_next_round_button_posts_the_pairing(staff_client, event8, organiser
     assert 'name="group" value="open"' in form
 
 
+def test_the_last_slip_offers_the_next_round_of_its_group_by_key(staff_client, event8, organiser):
+    """The progress line the last slip redraws (HTMX) names the group by its key, as the
+    round page does; an earlier round offers no "Pair the next round"."""
+    rnd = factories.round_in_order(event8, by=organiser)
+    *first, last = list(rnd.matches.order_by("table"))
+    for m in first:
+        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+    url = reverse("staff:match_result", args=[event8.slug, last.pk])
+    answer = staff_client.post(url, {"result": "draw", "version": 0}, HTTP_HX_REQUEST="true")
+    page = answer.content.decode()
+    assert answer.status_code == 200 and 'id="pair-next"' in page
+    assert 'name="group" value="open"' in page
+    newer = factories.round_in_order(event8, by=organiser, number=2)
+    assert newer.pk != rnd.pk
+    page = staff_client.get(reverse("staff:round", args=[event8.slug, rnd.pk])).content.decode()
+    assert 'id="pair-next"' not in page
+
+
 def test_home_page_line_without_date_does_not_start_with_a_dot(client, organiser):
     factories.event(by=organiser, name="Dateless Cup")
     body = client.get("/").content.decode()

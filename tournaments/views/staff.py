@@ -35,7 +35,7 @@ from ..forms import (
     PlayerForm,
     PlayersSheetForm,
 )
-from ..models import Event, Match, Outcome, Registration, Round, RoundStatus
+from ..models import Event, EventStatus, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
 from ..planning import PlanForm, plan_for_form
 from ..seasons import current_season, cutoffs, event_season
@@ -319,9 +319,20 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
         "reports": reports_for_round(rnd.pk),
         "marked_ids": marked,
         "marked": [m.table for m in view.tables if m.id in marked],
+        "pair_next": _pair_next(rnd),
         **clock_context(rnd),  # the round clock and its controls (views.clock)
     }
     return render(request, ROUND_TEMPLATE, context)
+
+
+def _pair_next(rnd: Round) -> str:
+    """The key of the round's pairing group when the round is complete and is the
+    group's latest of an event still running (the round page then offers "Pair the next
+    round" for that group), else ""."""
+    if rnd.status != RoundStatus.COMPLETE or rnd.event.status == EventStatus.FINISHED:
+        return ""
+    latest = not Round.objects.filter(group_id=rnd.group_id, number__gt=rnd.number).exists()
+    return rnd.group.key if latest else ""
 
 
 def _marked(rnd: Round) -> set[int]:
@@ -456,5 +467,6 @@ def slip_response(
         "status_label": rnd.get_status_display(),
         "slips_open": _slips_open(rnd),
         "ties": _ties_allowed(event, rnd.phase in ELIMINATION_PHASES),
+        "pair_next": _pair_next(rnd) if not missing else "",
     }
     return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)
