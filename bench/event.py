@@ -100,7 +100,7 @@ def _results_but_last(rnd: Round, rng: random.Random, every: bool, by) -> Match:
 
 def _pair_and_publish(event, pod: str, by, times: dict[str, float]) -> list[Round]:
     t0, cpu = time.perf_counter(), time.process_time()
-    run, _ = pairing_request(event=event, pod=pod, by=by)
+    run, _ = pairing_request(event=event, group=pod, by=by)
     times["own_cpu"] = times.get("own_cpu", 0) + time.process_time() - cpu
     _wait({"pk": run.pk}, t0)
     t1 = time.perf_counter()
@@ -173,8 +173,8 @@ def _line(rnd: Round, times: dict[str, float], pages_s: float) -> dict:
 def _pod_after(event, rnd: Round) -> str:
     """The pod the next round is paired in ("" when the event is over)."""
     if rnd.phase in SWISS:
-        return rnd.pod
-    return "" if rnd.matches.filter(table__isnull=False).count() <= 1 else rnd.pod
+        return rnd.group.key
+    return "" if rnd.matches.filter(table__isnull=False).count() <= 1 else rnd.group.key
 
 
 def main(players: int, every: bool, worker_pid: int) -> None:

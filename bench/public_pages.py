@@ -78,7 +78,7 @@ def build_event(players: int):
     event = services.event_create(name=f"Bench pages {players}", by=None, swiss_rounds=9)
     text = "\n".join(f"Player {i:05d},{100000 + i},1990" for i in range(players))
     services.registrations_add_csv(event=event, text=text, by=None)
-    (rnd,) = round_pair(event=event, pod="open", by=None, seed=1)
+    (rnd,) = round_pair(event=event, group="open", by=None, seed=1)
     services.round_publish(round=rnd, by=None)
     services.round_start(round=rnd, by=None)
     matches = list(rnd.matches.prefetch_related("seats"))
@@ -91,7 +91,7 @@ def build_event(players: int):
     rnd.status = RoundStatus.COMPLETE
     rnd.save(update_fields=["status"])
     standings_compute(event=event)
-    (rnd2,) = round_pair(event=event, pod="open", by=None, seed=2)
+    (rnd2,) = round_pair(event=event, group="open", by=None, seed=2)
     services.round_publish(round=rnd2, by=None)  # builds the prebuilt set on commit
     return event
 

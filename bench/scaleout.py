@@ -323,11 +323,11 @@ def _pair(clock: Clock, staff: Client, event, number: int):
     """Pair round ``number`` through the staff view and wait for its pairing run."""
     from tournaments.models import Round
 
-    status, _, _, _ = staff.request(f"/e/{event.slug}/staff/pair/", {"pod": POD})
+    status, _, _, _ = staff.request(f"/e/{event.slug}/staff/pair/", {"group": POD})
     if status != 302:
         raise RuntimeError(f"pair answered {status}")
     return clock.wait_for(
-        "paired", lambda: Round.objects.filter(event=event, pod=POD, number=number).first()
+        "paired", lambda: Round.objects.filter(event=event, group__key=POD, number=number).first()
     )
 
 

@@ -86,7 +86,7 @@ def _build(players: int, last_round: int, rng: random.Random, mode: str):
     text = "\n".join(f"Player {i:04d}" for i in range(players))
     services.registrations_add_csv(event=event, text=text, by=by)
     for number in range(1, last_round + 1):
-        (rnd,) = round_pair(event=event, pod=POD, by=by, seed=rng.getrandbits(32))
+        (rnd,) = round_pair(event=event, group=POD, by=by, seed=rng.getrandbits(32))
         services.round_publish(round=rnd, by=by)
         services.round_start(round=rnd, by=by)
         last = _bulk_results(rnd, rng, leave=1 if number == last_round else 0)
@@ -126,9 +126,9 @@ def _turnaround(event, by, last: Match, rng: random.Random, mode: str) -> dict:
     )
     stage("standings", lambda: _wait({"event": event, "kind": "standings"}, t_start))
     assert BackgroundRun.objects.filter(kind="standings").count() > standings_before
-    run, _ = stage("pair_request", lambda: pairing_request(event=event, pod=POD, by=by))
+    run, _ = stage("pair_request", lambda: pairing_request(event=event, group=POD, by=by))
     stage("pair", lambda: _wait({"pk": run.pk}, t_start))
-    rnd = event.rounds.get(pod=POD, number=run.round_number)
+    rnd = event.rounds.get(group__key=POD, number=run.round_number)
     stage("publish", lambda: services.round_publish(round=rnd, by=by))
     total = round(time.perf_counter() - t_start, 3)
     if mode == "worker":  # the worker's queries are not seen here, only the polling
