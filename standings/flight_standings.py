@@ -46,9 +46,11 @@ def merged_standings(
     rows = [_rows(ps) for ps in flights]
     cut: tuple[str, ...] = ()
     if division.cut and all(ps.rounds >= division.rounds for ps in flights):
+        # the flights play the same round numbers: flight 1's last round, so the draw is
+        # the same on every read (and after an event file's copy)
         seed = (
             event.rounds.filter(group__parent=group, group__flight__isnull=False)
-            .order_by("-number")
+            .order_by("-number", "group__flight")
             .first()
         )
         try:
