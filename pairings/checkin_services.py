@@ -166,9 +166,11 @@ def _apply(division: Division, plan: AgePlan) -> None:
 def checkin_close(
     *, event: Event, by: Any, swiss_rounds: int | None = None, top_cut: int | None = None
 ) -> AgePlan:
-    """Close check-in: apply :func:`age_plan` to the event's divisions (pods, Swiss rounds,
-    cuts) and record the age mode and its reason on the event. Refused (InvalidInput)
-    once a round exists. Implements P-AGE-2 … P-AGE-6, R-5, P-RT-1 … P-RT-4, S-3."""
+    """Close check-in: apply :func:`age_plan` to the event's divisions (pairing groups,
+    Swiss rounds, cuts) and record the age mode and its reason on the event. Refused
+    (InvalidInput) once a round exists, and when the plan would pair a flighted division
+    with another (flights are for age-separated divisions only, P-FL-1). Implements
+    P-AGE-2 … P-AGE-6, R-5, P-RT-1 … P-RT-4, S-3."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     if ev.rounds.exists():
         raise InvalidInput(
@@ -176,6 +178,15 @@ def checkin_close(
         )
     plan = age_plan(ev, swiss_rounds=swiss_rounds, top_cut=top_cut)
     divisions = list(ev.divisions.all())
+    shared = {code for p in plan.groups if len(p.counts) > 1 for code in p.counts}
+    if flighted := [d for d in divisions if d.flights and d.code in shared]:
+        raise InvalidInput(
+            gettext(
+                "%(division)s is in flights, and this check-in pairs it with other divisions:"
+                " flights are for age-separated divisions only (P-FL-1)."
+            )
+            % {"division": flighted[0].get_code_display()}
+        )
     for division in divisions:
         _apply(division, plan)
     set_swiss_groups(ev, {d.code: plan.group_of.get(d.code, d.code) for d in divisions})

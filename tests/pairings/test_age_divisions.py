@@ -7,6 +7,8 @@ import pytest
 from django.urls import reverse
 
 from pairings.checkin_services import age_plan, checkin_close
+from pairings.procedures import event_group_keys
+from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
@@ -225,3 +227,16 @@ def test_P_RT_4_event_create_recommends_from_the_ruleset_table(client, organiser
     assert "you may play 3 or 4 Swiss rounds" in text
     text = client.get(url, {"players": 300, "ruleset": "pokemon"}).content.decode()
     assert "9 Swiss rounds" in text and 'title="P-RT-1"' in text
+
+
+def test_P_FL_1_check_in_refuses_to_pair_a_flighted_division_with_another(organiser):
+    """Flights are for age-separated divisions (P-FL-1): a check-in whose age mode would
+    pair the flighted Juniors with the Seniors is refused, and nothing changes."""
+    ev = age_event(organiser, {"junior": 64, "senior": 3, "masters": 10}, top_cut_size=8)
+    flights_assign(division=ev.divisions.get(code="junior"), flights=2, by=organiser, seed=1)
+    with pytest.raises(InvalidInput, match=r"Junior is in flights.*\(P-FL-1\)"):
+        checkin_close(event=ev, by=organiser)
+    ev.refresh_from_db()
+    assert ev.checkin_closed_at is None and ev.age_style == ""
+    assert swiss_group(ev.divisions.get(code="junior")).key == "junior"
+    assert event_group_keys(ev)[:2] == ["junior#flight-1", "junior#flight-2"]
