@@ -3,7 +3,7 @@ and the table a procedure is looked up in (``pairings.procedures``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -14,6 +14,7 @@ from tournaments.models import Division, Event, PairingGroup, Registration, Roun
 from tournaments.procedures import Stage
 from tournaments.services.rounds import Table
 
+from ..engine.pods import Pod
 from ..engine.types import Pairing
 
 
@@ -91,10 +92,11 @@ def wait_message(last: Round) -> str:
     return _("Round %(number)s is running: enter its results.") % {"number": last.number}
 
 
-def to_tables(pairings: Sequence[Pairing], regs: dict[str, Registration]) -> list[Table]:
-    """The engine's pairings as ``round_create`` tables: ``(table, registrations, why)``
-    (``regs`` keyed by the engine's ids, the registrations' pks as strings)."""
-    return [(p.table, [regs[str(i)] for i in p.players], p.why) for p in pairings]
+def to_tables(pairings: Sequence[Pairing | Pod], regs: Mapping[int, Registration]) -> list[Table]:
+    """The engines' pairings (head to head or pods) as ``round_create`` tables:
+    ``(table, registrations, why)``. The engines' ids are the registrations' pks as
+    strings; ``regs`` is keyed by pk (``Registration.objects.in_bulk``)."""
+    return [(p.table, [regs[int(i)] for i in p.players], p.why) for p in pairings]
 
 
 def flags(pairings: Sequence[Pairing]) -> dict[int, tuple[bool, bool]]:

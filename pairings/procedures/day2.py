@@ -22,7 +22,7 @@ from tournaments.services import round_create
 from ..adapters import round_notes, swiss_players_for_group
 from ..engine.day2 import day2_players
 from .age_modified import pair_swiss_round
-from .base import Group, Procedure, Step, StepKind, flags
+from .base import Group, Procedure, Step, StepKind, flags, to_tables
 
 BOTH_DAYS = (Phase.SWISS, Phase.SWISS_DAY2)
 
@@ -68,13 +68,12 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     )
     result = pair_swiss_round(players, row, seed)
     regs = Registration.objects.in_bulk([int(pid) for pid in advancing])
-    tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in result.pairings]
     rnd = round_create(
         event=event,
         group=row,
         number=step.number,
         phase=Phase.SWISS_DAY2,
-        tables=tables,
+        tables=to_tables(result.pairings, regs),
         by=by,
         seed=seed,
         flags=flags(result.pairings),

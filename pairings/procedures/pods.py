@@ -43,7 +43,7 @@ from tournaments.services.rounds import Table
 from ..engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
 from ..engine.pods import Pod, PodPlayer, pair_pods
 from . import swiss
-from .base import Group, Procedure, Step, StepKind
+from .base import Group, Procedure, Step, StepKind, to_tables
 from .top_cut import waiting_cuts
 
 BYE_WHY = "top seed: bye to the next round"  # MP-SE-1
@@ -139,8 +139,7 @@ def swiss_seeds(event: Event, division: Division) -> list[str]:
 
 
 def _cut_tables(rounds_pods: Sequence[Pod], byes: Sequence[str], regs: Any) -> list[Table]:
-    tables: list[Table] = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in rounds_pods]
-    return tables + [(None, [regs[int(i)]], BYE_WHY) for i in byes]
+    return to_tables(rounds_pods, regs) + [(None, [regs[int(i)]], BYE_WHY) for i in byes]
 
 
 def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:

@@ -23,7 +23,7 @@ from tournaments.services.registrations import match_forfeit
 from ..adapters import group_registrations
 from ..engine import elimination
 from ..engine.types import Pairing
-from .base import Group, Procedure, Step, StepKind
+from .base import Group, Procedure, Step, StepKind, to_tables
 
 
 def next_step(group: Group) -> Step:
@@ -62,13 +62,12 @@ def _create(
     third_place: int | None = None,
 ) -> Round:
     regs = Registration.objects.in_bulk([int(p) for pr in pairings for p in pr.players])
-    tables = [(p.table, [regs[int(i)] for i in p.players], p.why) for p in pairings]
     return round_create(
         event=event,
         group=group,
         number=number,
         phase=Phase.SINGLE_ELIMINATION,
-        tables=tables,
+        tables=to_tables(pairings, regs),
         by=by,
         seed=seed,
         third_place=third_place,

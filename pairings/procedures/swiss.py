@@ -41,7 +41,7 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     result = pair_swiss_round(players, row, seed)  # P-AGE-3, R-5 for a group of divisions
     # Seats need only the registrations' ids: one narrow query, not 2,000 full rows.
     group_regs = Registration.objects.filter(in_group(row), event=event).only("pk")
-    regs = {str(r.pk): r for r in group_regs}
+    regs = {r.pk: r for r in group_regs}
     rnd = round_create(
         event=event,
         group=row,

@@ -102,7 +102,7 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
     (:func:`cut_players`), seeded into the standard bracket or the draft playoff seating;
     a Championship Point event notes cut players without a deck list (P-POST-5)."""
     seeds = cut_players(event, division)
-    regs = {str(r.pk): r for r in seeds}
+    regs = {r.pk: r for r in seeds}
     seed = secrets.randbits(48)  # M-SE-1 draft playoff seats; stored with the round (I-1)
     pairings = top_cut_first_round(event, [str(r.pk) for r in seeds], seed)
     group = cut_group(division)
@@ -161,7 +161,7 @@ def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
         group=group.row,
         number=last.number + 1,
         phase=last.phase,
-        tables=to_tables(pairings, {str(k): v for k, v in regs.items()}),
+        tables=to_tables(pairings, regs),
         by=by,
         third_place=third,
     )

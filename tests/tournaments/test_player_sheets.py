@@ -234,7 +234,8 @@ def test_shown_name():
     assert shown_name("Al", twin=True, external_id="p4") == "Al (p4)"
 
 
-def test_players_with_the_same_name_are_told_apart_where_players_look(client, organiser):
+def two_alices(organiser):
+    """An event of four players, two of them named Alice Smith (confirmed duplicates)."""
     event = factories.event(by=organiser)
     services.registrations_add_sheet(
         event=event,
@@ -242,6 +243,11 @@ def test_players_with_the_same_name_are_told_apart_where_players_look(client, or
         by=organiser,
         allow_duplicate_names=True,
     )
+    return event
+
+
+def test_players_with_the_same_name_are_told_apart_where_players_look(client, organiser):
+    event = two_alices(organiser)
     factories.round_in_order(event, by=organiser, status=RoundStatus.PUBLISHED)
     url = reverse("public:pairings", args=[event.slug])
     by_table = client.get(url).content.decode()
@@ -255,13 +261,7 @@ def test_players_with_the_same_name_are_told_apart_where_players_look(client, or
 
 
 def test_standings_tell_players_with_the_same_name_apart(client, organiser):
-    event = factories.event(by=organiser)
-    services.registrations_add_sheet(
-        event=event,
-        text="Alice Smith,1111\nBob,2\nAlice Smith,2222\nDan,4\n",
-        by=organiser,
-        allow_duplicate_names=True,
-    )
+    event = two_alices(organiser)
     rnd = factories.round_in_order(event, by=organiser)
     for m in rnd.matches.all():
         services.slip_enter(match=m, outcome="draw", by=organiser)
