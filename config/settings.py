@@ -1,8 +1,8 @@
 """Settings, read from environment variables only (documented in ``.env.example``).
 
 No ``DATABASE_URL`` → a SQLite file in the project folder. No ``REDIS_URL`` → Celery tasks
-run eagerly in-process and the cache is local memory. With both set → PostgreSQL, a Redis
-broker and cache, and real Celery workers.
+run eagerly in-process and the cache is files in ``var/cache`` (shared by every process).
+With both set → PostgreSQL, a Redis broker and cache, and real Celery workers.
 
 ``DEBUG`` is off unless set; with it off ``SECRET_KEY`` must be set (``make run`` sets
 ``DEBUG=true`` for the development server). The HTTPS settings (secure cookies, HSTS, SSL
@@ -56,7 +56,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.middleware.gzip.GZipMiddleware",
+    # Django's GZipMiddleware, leaving live streams (text/event-stream) unbuffered.
+    "config.middleware.GZipExceptStreams",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The visitor's language: the language cookie (set by /i18n/setlang/), else the
     # browser's Accept-Language, else LANGUAGE_CODE.
@@ -124,7 +125,16 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Files, not each process's memory: the server, a management command (`pair
+    # --publish`) and any second process share the prebuilt pages and their invalidation
+    # (issue 19). The live pages' versions are in the database whatever the cache.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env.path("CACHE_DIR", default=BASE_DIR / "var" / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
+        }
+    }
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -233,5 +243,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-# How often (seconds) public pages refresh their content while a round is live.
+# How often (seconds) an open page polls for changes when server push does not get
+# through (tournaments.live; push itself needs no setting).
 PUBLIC_REFRESH_SECONDS = env.int("PUBLIC_REFRESH_SECONDS", default=20)

@@ -36,6 +36,10 @@ renders from PostgreSQL as before and, when it can take a short build lock (neve
 Redis is down), builds the set for the next requests; that lazy build only *adds* the
 pointer, and only while the generation it read is still current.
 
+Once a build is current, :func:`public_pages_announce` tells the open pages (``live``)
+that they may fetch the new bytes; a change that sends no build (``build`` False) leaves
+the telling to the build its caller queues.
+
 Pages are built by calling their own views with a synthetic anonymous request (as a
 warming reverse proxy would), once per language under ``translation.override``, so the
 prebuilt page is byte for byte what the view renders for a visitor in that language; the
@@ -64,7 +68,8 @@ from django.urls import resolve, reverse
 from django.utils import timezone, translation
 from django_htmx.middleware import HtmxDetails
 
-from .models import Event, Registration
+from . import live
+from .models import Event, EventStatus, Registration
 from .outages import BROKER_ERRORS, broker_outage
 from .public_cache import pairings_fragment_save
 from .selectors import (
@@ -305,6 +310,7 @@ def public_pages_committed(event_id: int, *, pairings: bool = True, build: bool 
     except BROKER_ERRORS as e:
         broker_outage.failed(e)
         cache.delete(_lock_key(slug))
+        public_pages_announce(event_id)  # no build is coming: pages render on request
     else:
         broker_outage.worked()
     return gen
@@ -324,6 +330,7 @@ def public_pages_build(event_id: int, gen: str | None) -> Pointer | None:
     built = _store(event, replace=True, gen=gen, fragment=fragment)
     if _current(event_id, gen):
         cache.delete(_lock_key(event.slug))  # requests may build again (after a Redis loss)
+        public_pages_announce(event_id, event)
     return built
 
 
@@ -332,7 +339,25 @@ def public_pages_refresh(event_id: int, *, pairings: bool = True) -> Pointer:
     first its pairings fragment, ``public_cache``), and make them current. With the cache
     down it stores nothing, harmlessly."""
     event = Event.objects.get(pk=event_id)
-    return _store(event, replace=True, gen=generation(event_id), fragment=pairings)
+    built = _store(event, replace=True, gen=generation(event_id), fragment=pairings)
+    public_pages_announce(event_id, event)
+    return built
+
+
+def public_pages_announce(event_id: int, event: Event | None = None) -> None:
+    """Tell the open pages of the event that its public pages changed (``live``: the
+    ``public`` topic, and ``finished`` with it once the event is over, so a page shows
+    the final standings before its stream closes). Called once the new pages are built,
+    so a few hundred phones fetch the prebuilt bytes rather than render from the
+    database; at once when no build is coming (the broker is unreachable). 1-2 queries."""
+    if event is None:
+        event = Event.objects.filter(pk=event_id).only("status").first()
+    if event is None:
+        return
+    topics = [live.PUBLIC, live.STAFF]
+    if event.status == EventStatus.FINISHED:
+        topics.append(live.FINISHED)
+    live.bump(event_id, topics)
 
 
 def public_pages_fill(slug: str) -> None:

@@ -7,13 +7,14 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import guides, player, prebuilt, public, timer
+from .views import guides, live, player, prebuilt, public, timer
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
 
 urlpatterns = [
     path(E, public.event_home, name="event"),
+    path(f"{E}live/", live.public_live, name="live"),
     path(f"{E}pairings/", public.pairings, name="pairings"),
     path(f"{E}pairings/find/", prebuilt.pairings_find, name="pairings_find"),
     path(f"{E}bracket/", public.bracket, name="bracket"),
@@ -21,6 +22,7 @@ urlpatterns = [
     path(f"{E}standings/help/", guides.standings_help, name="standings_help"),
     path(P, player.player_home, name="player"),
     path(f"{P}table/", prebuilt.player_table, name="player_table"),
+    path(f"{P}live/", live.player_live, name="player_live"),
     path(f"{P}report/", player.player_report, name="player_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),
 ]

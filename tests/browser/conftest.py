@@ -56,3 +56,14 @@ def phone(browser):
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _live_streams_end(django_db_setup):
+    """Open pages hold live streams (tournaments.live) on the live server's threads, and
+    the process's hub reads the test database while they are open: end them all before
+    the test database is dropped."""
+    yield
+    from tournaments.live.hub import hub
+
+    hub().stop()

@@ -161,13 +161,16 @@ def test_a_newly_published_round_replaces_the_stored_fragment(client, event8, or
 @pytest.mark.parametrize(
     "page", ["public:event", "public:pairings", "public:standings", "public:bracket"]
 )
-def test_public_pages_refresh_only_while_a_round_is_live(client, event8, organiser, page):
+def test_public_pages_follow_the_event_between_rounds_too(client, event8, organiser, page):
+    """Issue 19: a page opened before round 1 or between rounds learns of the next round
+    (a live stream and a refreshing part), not only while a round is live."""
     url = reverse(page, args=[event8.slug])
-    polling = "every 20s [document.visibilityState === 'visible']"
-    assert "every " not in client.get(url).content.decode()
+    follows = 'hx-trigger="sse:public"'
+    before = client.get(url).content.decode()
+    assert follows in before and f'sse-connect="/e/{event8.slug}/live/?public=' in before
     make_round(event8, organiser, status=RoundStatus.STARTED)
     body = client.get(url).content.decode()
-    assert polling in body
+    assert follows in body and "every " not in body  # pushed, not polled
     fragment = client.get(url, headers=HX).content.decode()
     assert fragment.lstrip().startswith('<section id="live"') and "<html" not in fragment
 
@@ -176,8 +179,8 @@ def test_public_pages_refresh_only_while_a_round_is_live(client, event8, organis
     ("page", "most"),
     # the event page: 3, 3 for the pairing groups (the rounds' groups' divisions, the
     # divisions' groups and theirs), and 2 for the estimated finish (rounds, divisions:
-    # planning)
-    [("public:event", 8), ("public:pairings", 2), ("public:standings", 3), ("public:bracket", 5)],
+    # planning); every page 1 more for the live versions it shows (issue 19)
+    [("public:event", 9), ("public:pairings", 3), ("public:standings", 4), ("public:bracket", 6)],
 )
 def test_public_pages_take_a_fixed_number_of_queries(
     client, organiser, page, most, django_assert_max_num_queries

@@ -251,7 +251,8 @@ def test_P_TC_1_the_pair_button_cuts_to_the_top_4_and_plays_the_bracket(
     assert champion in first_row and "top cut" in first_row
     assert standings.count('class="cut"') == 4
     assert "<strong>Final standings</strong>" in standings
-    assert "every 20s" not in standings  # nothing live any more: no polling
+    # nothing changes any more: no stream, no refreshing part (issue 19)
+    assert "sse-connect" not in standings and "sse:public" not in standings
 
 
 def test_R_6_pairing_while_results_are_missing_shows_the_reason_on_the_pod(

@@ -4,7 +4,8 @@ Models hold data and the invariants the database can guard (unique and check
 constraints); every state change goes through ``tournaments.services``. Modules:
 ``events`` (event, division, player, registration), ``groups`` (pairing group, cut seed), ``rounds`` (round, match, seat,
 self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
-``imports`` (uploaded event files imported in the background).
+``imports`` (uploaded event files imported in the background), ``live`` (what changed,
+per event and topic, for live pages).
 """
 
 from .events import (
@@ -20,6 +21,7 @@ from .events import (
 )
 from .groups import CutSeed, GroupPhase, PairingGroup
 from .imports import ImportFormat, ImportJob, ImportJobStatus
+from .live import LiveVersion
 from .rounds import (
     PLAYED_KINDS,
     Match,
@@ -57,6 +59,7 @@ __all__ = [
     "ImportFormat",
     "ImportJob",
     "ImportJobStatus",
+    "LiveVersion",
     "Match",
     "MatchKind",
     "MatchSeat",

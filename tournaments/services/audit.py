@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import AuditEvent, Event, Registration
+from .. import live
+from ..models import AuditEvent, Event, Match, Registration, SelfReport
+
+# Audited actions that change what more than the staff pages show (``tournaments.live``):
+# a round started (the player's page offers reporting, the clock runs) and the clock.
+PUBLIC_ACTIONS = frozenset({"round.started"})
+CLOCK_ACTIONS = frozenset(
+    {
+        "round.started",
+        "round.clock_pause",
+        "round.clock_resume",
+        "round.clock_add",
+        "match.time_extend",
+    }
+)
 
 
 def actor_fields(by: Any) -> dict[str, Any]:
@@ -31,7 +45,14 @@ def audit_log(
     private link) or None (a command or the system).
 
     ``old`` / ``new`` must be JSON-serialisable values (dicts of plain fields).
+
+    Every audited change is also a change for the live pages (issue 19): the staff pages
+    always; a match's players' own pages when ``obj`` is a match or a self-report, a
+    player's own page when it is a registration; the clock and the public topic for the
+    actions of ``CLOCK_ACTIONS`` and ``PUBLIC_ACTIONS``; ``results`` for a match's. Public pages otherwise follow
+    their own rebuild (``public_pages``).
     """
+    _live(event.pk, action, obj)
     return AuditEvent.objects.create(
         event=event,
         action=action,
@@ -43,3 +64,18 @@ def audit_log(
         reason=reason,
         **actor_fields(by),
     )
+
+
+def _live(event_id: int, action: str, obj: Any) -> None:
+    topics = []
+    if action in PUBLIC_ACTIONS:
+        topics.append(live.PUBLIC)
+    if action in CLOCK_ACTIONS:
+        topics.append(live.CLOCK)
+    matches = [obj.pk] if isinstance(obj, Match) else []
+    if isinstance(obj, SelfReport):
+        matches.append(obj.match_id)
+    if matches:
+        topics.append(live.RESULTS)
+    registrations = [obj.pk] if isinstance(obj, Registration) else []
+    live.changed(event_id, *topics, registrations=registrations, matches=matches)

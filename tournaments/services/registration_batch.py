@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from pairings.engine.flights import late_flight
 
+from .. import live
 from ..errors import InvalidInput
 from ..groups import flight_group, swiss_group
 from ..models import (
@@ -264,7 +265,9 @@ def _flight_draw(sizes: list[int]) -> tuple[int, dict[str, Any]]:
 def _audit_added(
     event: Event, regs: list[Registration], draws: list[dict[str, Any]], by: Any
 ) -> None:
-    """One ``registration.add`` row per player, as ``audit_log`` writes it, in one insert."""
+    """One ``registration.add`` row per player, as ``audit_log`` writes it, in one insert
+    (and one notice for the live staff pages)."""
+    live.changed(event.pk)
     actor = actor_fields(by)
     AuditEvent.objects.bulk_create(
         AuditEvent(

@@ -31,6 +31,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from .. import live
 from ..messages import deferred
 from ..models import BackgroundRun, BackgroundRunStatus
 from ..outages import BROKER_ERRORS, broker_outage
@@ -165,6 +166,7 @@ def run_request(
                     raise
                 continue  # another request made the active run a moment ago: find it
             task_on_commit(task, run.pk)
+            live.changed(event_id)  # the staff pages show the run
             return run, True
     raise AssertionError("unreachable")
 
@@ -176,6 +178,7 @@ def run_finish(run: BackgroundRun, *, status: str, task: str, error: str = "") -
         locked = BackgroundRun.objects.select_for_update().get(pk=run.pk)
         locked.status, locked.error, locked.finished_at = status, error, timezone.now()
         locked.save(update_fields=["status", "error", "finished_at"])
+        live.changed(locked.event_id)
         if locked.requested_again:
             run_request(event_id=locked.event_id, kind=locked.kind, group=locked.group, task=task)
     run.status, run.error, run.finished_at = locked.status, locked.error, locked.finished_at
@@ -203,6 +206,7 @@ def run_claim(run_id: int) -> BackgroundRun | None:
         run.status, run.started_at, run.heartbeat_at = RUNNING, now, now
         run.attempts += 1
         run.save(update_fields=["status", "started_at", "heartbeat_at", "attempts"])
+        live.changed(run.event_id)
     return run
 
 

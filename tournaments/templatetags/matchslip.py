@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from django import template
+from django.conf import settings
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from rulesets import RULESETS, Ruleset
 from rulesets.tables import Recommendation, RoundTable
 
+from .. import live
 from ..forms import QUICK_SCORES
+from ..live.stream import event_name
+from ..models import EventStatus
 
 register = template.Library()
 
@@ -95,3 +102,43 @@ def recommendation_text(rec: Recommendation | None, table: RoundTable | None = N
 def minutes(seconds: int | None) -> int:
     """Seconds as whole minutes, rounded down (the planner's lengths): 3540 → 59."""
     return int(seconds or 0) // 60
+
+
+@register.simple_tag
+def live_source(
+    event: Any, reg: Any = None, staff: bool = False, extra: str = "", page: str = ""
+) -> str:
+    """The attributes that make a page follow its event live (issue 19, ``live``): put on
+    ``<main>`` (base.html's ``live`` block). The stream of the public pages (``extra``:
+    the optional public topics it follows too, ``clock`` and ``results``, as the
+    projector does), of ``reg``'s own page, or (``staff``) of the staff pages, with the
+    versions the page shows now in its query string and how often to poll when push does
+    not get through. Empty for a public page of a finished event (nothing changes any
+    more). ``page`` (a staff page's own address): the whole content of ``<main>``
+    refreshes itself on every staff notice, fetched as a plain page (``data-live-page``)
+    and not inherited by the forms inside it. 1 query."""
+    if staff:
+        url = reverse("staff:live", args=[event.slug])
+        topics = [live.STAFF, live.CLOCK]
+    elif event.status == EventStatus.FINISHED:
+        return ""
+    elif reg is not None:
+        url = reverse("public:player_live", args=[event.slug, reg.report_token])
+        topics = [live.PUBLIC, live.player_topic(reg.pk)]
+    else:
+        url = reverse("public:live", args=[event.slug])
+        topics = [live.PUBLIC, *(t for t in extra.split() if t in live.OPTIONAL_PUBLIC)]
+    query = {event_name(t): v for t, v in live.current(event.pk, topics).items()}
+    query["poll"] = settings.PUBLIC_REFRESH_SECONDS
+    attrs = format_html(
+        ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live',
+        url,
+        urlencode(query),
+    )
+    if page:
+        attrs += format_html(
+            ' hx-get="{}" hx-trigger="sse:staff" hx-select="main > *" hx-swap="innerHTML"'
+            ' hx-disinherit="*" data-live-page',
+            page,
+        )
+    return attrs

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST, require_safe
@@ -24,9 +25,10 @@ from .. import services
 from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm
 from ..models import Match, Registration, RoundStatus, SelfReportMode
-from ..selectors import ELIMINATION_PHASES
+from ..selectors import ELIMINATION_PHASES, table_for_player
 from ..selectors.reports import page_for_player, standing_for_player
 from .common import wants_fragment
+from .prebuilt import my_table_html
 from .result_forms import PlayerPodReportForm, refusal, report_form, report_result
 
 TEMPLATE = "tournaments/public/player.html"
@@ -78,7 +80,14 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         else [],
         **extra,
     }
-    template = f"{TEMPLATE}#report" if wants_fragment(request) else TEMPLATE
+    if not wants_fragment(request):
+        table_url = reverse("public:player_table", args=[reg.event.slug, reg.report_token])
+        context["my_table"] = my_table_html(table_for_player(reg), table_url)
+        template = TEMPLATE
+    elif request.GET.get("part") == "live":  # a live refresh (sse:me, sse:public)
+        template = f"{TEMPLATE}#player_live"
+    else:  # a report's answer
+        template = f"{TEMPLATE}#report"
     return _private(render(request, template, context, status=extra.get("status", 200)))
 
 

@@ -129,16 +129,28 @@ def prebuilt(page_for: Callable[[HttpRequest], str | None]) -> Callable[[View], 
     return decorator
 
 
+LIVE_PARAM = "live"  # a live refresh's cache breaker (static/js/live.js): not a page choice
+
+
+def _page_params(request: HttpRequest) -> dict[str, str]:
+    """The query string's parameters that choose a page: all but ``live`` (a refresh on
+    a notice names the version it wants, so no browser or proxy cache answers it with
+    the page from before the change)."""
+    params = request.GET.dict()
+    params.pop(LIVE_PARAM, None)
+    return params
+
+
 def pairings_page(request: HttpRequest) -> str | None:
     """The prebuilt pairings page a query string asks for: none, or ``by=name``."""
-    params = request.GET.dict()
+    params = _page_params(request)
     if not params:
         return "pairings-table"
     return "pairings-name" if params == {"by": "name"} else None
 
 
 def standings_page(request: HttpRequest) -> str | None:
-    return None if request.GET else "standings"
+    return None if _page_params(request) else "standings"
 
 
 def search_entries(slug: str, query: str) -> list[NameEntry] | None:
@@ -190,7 +202,9 @@ def _small(request: HttpRequest, content: bytes, *, private: bool) -> HttpRespon
 
 
 def my_table_html(entries: list[NameEntry], url: str) -> str:
-    """A player's own table, a few hundred bytes, refreshing itself every 20 s."""
+    """A player's own table, a few hundred bytes, at the top of their private page: it
+    refreshes itself when the event's public pages change (``sse:public``, issue 19), from
+    the prebuilt seat (no query), so every phone shows a new round at once."""
     lines = format_html_join(
         "",
         '<li><span class="where">{}</span>{}<small class="round-label">{}</small></li>',
@@ -214,7 +228,8 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
         else format_html('<p class="empty">{}</p>', _("You are not seated in the current round."))
     )
     return format_html(
-        '<section id="my-table" hx-get="{}" hx-trigger="every 20s" hx-swap="outerHTML">{}</section>',
+        '<section id="my-table" class="card my-table-card" aria-live="polite" hx-get="{}" '
+        'hx-trigger="sse:public" hx-swap="outerHTML">{}</section>',
         url,
         inner,
     )
@@ -222,9 +237,9 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
 
 @require_safe
 def player_table(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The player's own table in the current round (``/e/<event>/p/<token>/table/``) for
-    their phone to poll: a few hundred bytes with an ETag, no query on a hit. An
-    unknown token is a 404."""
+    """The player's own table in the current round (``/e/<event>/p/<token>/table/``), which
+    their page fetches when a round is posted: a few hundred bytes with an ETag, no query
+    on a hit. An unknown token is a 404."""
     current = public_pages.pointer(slug)
     entries = None if current is None else public_pages.seat(slug, current, _language(), token)
     if entries is None:

@@ -1,0 +1,257 @@
+/* Live pages (issue 19; tournaments.live): an open page follows its event without a reload.
+
+   The page's <main> names its stream (hx-ext="sse" sse-connect="…/live/?public=12"): the
+   versions it shows are in the query string. Elements refresh themselves on the topics
+   they show (hx-trigger="sse:public", "sse:me", "sse:staff", "sse:clock"), through the
+   htmx SSE extension; the server sends only "this topic is now at version N", and the
+   element fetches its own part (the prebuilt public fragment with its ETag, the player's
+   own table, a staff panel).
+
+   The extension asks htmx.createEventSource for its connection; this file answers with a
+   LiveSource, which behaves as one EventSource for the whole life of the page but:
+   - closes the real connection while the tab is hidden and opens it again when shown,
+     sending the versions it has, so the server sends at once what changed meanwhile;
+   - falls back to polling "?once=1" (the versions as JSON, revalidated by ETag) every
+     "poll" seconds when push does not get through (no "hello" within 5 s: a buffering
+     proxy; or three failed connections), and tries push again every minute;
+   - stops for good at "finished" (the event is over).
+   A refresh caused by a notice waits while the person is typing in the part it would
+   replace (a slip, a search) and runs when they leave it; one that needs the database
+   (data-live-spread) is spread over the few seconds the server asks for, so a few
+   thousand phones do not ask in the same instant. */
+(function () {
+  "use strict";
+  if (!window.htmx || !window.EventSource || !window.EventTarget) return;
+
+  var NAMES = ["hello", "public", "staff", "clock", "results", "me", "finished"];
+  var HELLO_WAIT_MS = 5000;
+  var RETRY_MAX_MS = 30000;
+  var PUSH_AGAIN_MS = 60000;
+  var sources = new Set();
+  var spreadSeconds = 0;  // from the server's latest notice: how widely to spread DB fetches
+
+  function versionOf(data) { return parseInt(String(data), 10) || 0; }
+
+  class LiveSource extends EventTarget {
+    constructor(url) {
+      super();
+      var parsed = new URL(url, window.location.href);
+      this.url = url;
+      this.base = parsed.origin + parsed.pathname;
+      this.known = {};
+      this.pollMs = 20000;
+      var self = this;
+      parsed.searchParams.forEach(function (value, name) {
+        if (name === "poll") self.pollMs = Math.max(2, Number(value) || 20) * 1000;
+        else self.known[name] = versionOf(value);
+      });
+      this.withCredentials = true;
+      this.readyState = 0;  // CONNECTING, as an EventSource starts
+      this.onopen = null;
+      this.onerror = null;  // never called: this source reconnects (or polls) by itself
+      this.onmessage = null;
+      this.real = null;
+      this.failures = 0;
+      this.polling = false;
+      this.over = false;
+      sources.add(this);
+      this.connect();
+    }
+
+    address(extra) {
+      var params = new URLSearchParams();
+      var known = this.known;
+      Object.keys(known).forEach(function (name) { params.set(name, known[name]); });
+      if (extra) params.set(extra, "1");
+      return this.base + "?" + params.toString();
+    }
+
+    connect() {
+      if (this.over || document.hidden) return;
+      this.disconnect();
+      var self = this;
+      var real = new EventSource(this.address(), { withCredentials: true });
+      this.real = real;
+      this.sawHello = false;
+      NAMES.forEach(function (name) {
+        real.addEventListener(name, function (event) { self.receive(real, name, event); });
+      });
+      real.onerror = function () { self.failed(real); };
+      this.helloTimer = setTimeout(function () {
+        if (self.real === real && !self.sawHello) self.failed(real, true);
+      }, HELLO_WAIT_MS);
+    }
+
+    disconnect() {
+      clearTimeout(this.helloTimer);
+      clearTimeout(this.retryTimer);
+      if (this.real) { this.real.close(); this.real = null; }
+    }
+
+    receive(real, name, event) {
+      if (this.real !== real) return;
+      if (name === "hello") {
+        this.sawHello = true;
+        this.failures = 0;
+        this.readyState = 1;
+        this.stopPolling();
+        try { spreadSeconds = JSON.parse(event.data).spread || 0; } catch (e) { spreadSeconds = 0; }
+        if (this.onopen) this.onopen(new Event("open"));
+        return;
+      }
+      this.take(name, event.data);
+    }
+
+    // A topic's new version (from push or a poll): handed to the page once.
+    take(name, data) {
+      var version = versionOf(data);
+      if (name !== "finished" && version <= (this.known[name] || 0)) return;
+      this.known[name] = version;
+      var parts = String(data).split(" ");
+      if (parts.length > 1) spreadSeconds = Number(parts[1]) || 0;
+      this.dispatchEvent(new MessageEvent(name, { data: String(version) }));
+      if (name === "finished") this.close();
+    }
+
+    failed(real, silent) {
+      if (this.real !== real) return;
+      this.disconnect();
+      this.failures += 1;
+      if (silent || this.failures >= 3) this.startPolling();
+      var wait = Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, this.failures - 1));
+      var self = this;
+      this.retryTimer = setTimeout(function () { self.connect(); },
+        this.polling ? PUSH_AGAIN_MS : wait * (0.5 + Math.random() / 2));
+    }
+
+    startPolling() {
+      if (this.polling || this.over) return;
+      this.polling = true;
+      var self = this;
+      this.pollTimer = setInterval(function () { self.poll(); }, this.pollMs);
+      this.poll();
+    }
+
+    stopPolling() {
+      this.polling = false;
+      clearInterval(this.pollTimer);
+    }
+
+    poll() {
+      if (document.hidden || this.over) return;
+      var self = this;
+      fetch(this.address("once"), { credentials: "same-origin", cache: "no-cache" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (answer) {
+          if (!answer) return;
+          Object.keys(answer.versions).forEach(function (name) {
+            self.take(name, String(answer.versions[name]));
+          });
+          if (answer.finished) self.take("finished", "1");
+        })
+        .catch(function () { /* offline: the next poll tries again */ });
+    }
+
+    shown() {
+      if (this.over) return;
+      if (this.polling) this.poll();
+      this.connect();
+    }
+
+    close() {
+      this.over = true;
+      this.readyState = 2;
+      this.disconnect();
+      this.stopPolling();
+      sources.delete(this);
+    }
+  }
+  LiveSource.CONNECTING = 0;
+  LiveSource.OPEN = 1;
+  LiveSource.CLOSED = 2;
+
+  htmx.createEventSource = function (url) { return new LiveSource(url); };
+  window.matchslipLive = { sources: sources };
+
+  document.addEventListener("visibilitychange", function () {
+    sources.forEach(function (source) {
+      if (document.hidden) source.disconnect();
+      else source.shown();
+    });
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) sources.forEach(function (source) { source.shown(); });
+  });
+
+  // A refresh caused by a notice ("sse:…") waits while someone types in what it would
+  // replace, and runs once when they leave it; with data-live-spread it waits a random
+  // moment within the server's spread first.
+  var waiting = new Map();
+  function busy(elt) {
+    var active = document.activeElement;
+    if (elt.querySelector("form[data-live-dirty]")) return true;  // a form half filled in
+    return active && active !== document.body && elt.contains(active) &&
+      active.matches("input, select, textarea");
+  }
+  // A form being filled in on a live page holds its refresh until it is sent or reset.
+  function dirty(event) {
+    var form = event.target.form;
+    if (form && form.closest("[data-live]") && !form.matches("[role=search]")) {
+      form.setAttribute("data-live-dirty", "");
+    }
+  }
+  document.addEventListener("input", dirty);
+  document.addEventListener("change", dirty);
+  function clean(event) {
+    var form = event.target.closest && event.target.closest("form");
+    if (form && form.hasAttribute("data-live-dirty")) {
+      form.removeAttribute("data-live-dirty");
+      setTimeout(flush, 0);
+    }
+  }
+  document.addEventListener("submit", clean);
+  document.addEventListener("reset", clean);
+  document.addEventListener("htmx:afterRequest", clean);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
+    var elt = event.detail.elt;
+    if (elt.dataset.liveGo === "1") { delete elt.dataset.liveGo; return; }
+    if (busy(elt)) {
+      event.preventDefault();
+      waiting.set(elt, cause.type);
+      return;
+    }
+    var spreadOn = elt.getAttribute("data-live-spread");  // the notices to spread, or all
+    var spread = spreadOn !== null &&
+      (spreadOn === "" || spreadOn.split(/[ ,]+/).indexOf(cause.type) >= 0) ? spreadSeconds : 0;
+    if (spread > 0 && !waiting.has(elt)) {
+      event.preventDefault();
+      waiting.set(elt, cause.type);
+      setTimeout(function () { go(elt); }, Math.random() * spread * 1000);
+    }
+  });
+  // A refresh on a notice asks for that version ("?live=public-17"): a browser or proxy
+  // cache that holds the page from before the change cannot answer it (the server
+  // ignores the parameter); a cache shared by many phones answers them all once fetched.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var cause = event.detail.triggeringEvent;
+    if (!cause || String(cause.type).indexOf("sse:") !== 0 || event.detail.verb !== "get") return;
+    var message = cause.detail;
+    event.detail.path = event.detail.path.replace(/([?&])live=[^&]*&?/, "$1").replace(/[?&]$/, "");
+    event.detail.parameters.live = cause.type.slice(4) + "-" + (message && message.data || "0");
+    // A staff page refreshes as a whole page (its views answer HTMX with fragments).
+    if (event.detail.elt.hasAttribute("data-live-page")) delete event.detail.headers["HX-Request"];
+  });
+
+  function go(elt) {
+    var type = waiting.get(elt);
+    waiting.delete(elt);
+    if (!type || !document.body.contains(elt)) return;
+    if (busy(elt)) { waiting.set(elt, type); return; }
+    elt.dataset.liveGo = "1";
+    htmx.trigger(elt, type);
+  }
+  function flush() { waiting.forEach(function (_type, elt) { go(elt); }); }
+  document.addEventListener("focusout", function () { setTimeout(flush, 0); });
+})();
