@@ -170,10 +170,14 @@ def gzip_bytes(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=6, mtime=0)
 
 
-def _render(slug: str, page: str, variant: str, built_at: datetime) -> bytes:
+def _render(slug: str, page: str, variant: str, built_at: datetime, ahead: int = 0) -> bytes:
     """The body the view answers to an anonymous GET of ``page`` (``live``: an HTMX
     refresh) in the active language. ``prebuilding`` makes the view render instead of
-    serving stored bytes."""
+    serving stored bytes; ``ahead`` (1 for a build that is announced when stored) is
+    added to the ``public`` version the page says it shows (``live_source``): the
+    version its announcement will give, so the phones that load it are not told again
+    of what they show, and the page is byte for byte what the view renders once
+    announced."""
     name, params = PAGES[page]
     headers = {"HX-Request": "true"} if variant == "live" else {}
     request = RequestFactory().get(reverse(name, args=[slug]), params, headers=headers)
@@ -181,6 +185,7 @@ def _render(slug: str, page: str, variant: str, built_at: datetime) -> bytes:
     request.htmx = HtmxDetails(request)
     request.prebuilding = True
     request.prebuilt_at = built_at
+    request.live_ahead = ahead
     match = resolve(request.path_info)
     response = match.func(request, *match.args, **match.kwargs)
     if response.status_code != 200:
@@ -192,7 +197,9 @@ def _row(e: NameEntry) -> NameRow:
     return (e.name, e.table, e.opponent, e.round_label, e.note, e.seat)
 
 
-def _build(event: Event, *, fragment: bool = False) -> tuple[Pointer, dict[str, Any]]:
+def _build(
+    event: Event, *, fragment: bool = False, ahead: int = 0
+) -> tuple[Pointer, dict[str, Any]]:
     """Every prebuilt body, the name list and each player's table of ``event`` in every
     language of :func:`languages` (by key part, :func:`_versioned`), and the pointer to
     them; ``fragment``: the pairings fragment (``public_cache``) of every language is
@@ -213,7 +220,7 @@ def _build(event: Event, *, fragment: bool = False) -> tuple[Pointer, dict[str, 
     for language in languages():
         with translation.override(language):
             mine = views_in_language(event, rounds, views)
-            _build_language(event, language, built_at, mine, tokens, values, etags)
+            _build_language(event, language, built_at, mine, tokens, values, etags, ahead)
     return Pointer(version, event.pk, built_at, etags), values
 
 
@@ -225,13 +232,14 @@ def _build_language(
     tokens: list[tuple[int, str]],
     values: dict[str, Any],
     etags: dict[str, str],
+    ahead: int = 0,
 ) -> None:
     """Add the bodies, name list and players' tables in ``language`` (active) to
     ``values`` and their ETags to ``etags``; ``views`` already in that language, ``tokens``
     every registration's ``(id, report token)``. Queries: those of the page views."""
     for page in PAGES:
         for variant in VARIANTS:
-            plain = _render(event.slug, page, variant, built_at)
+            plain = _render(event.slug, page, variant, built_at, ahead)
             for encoding, body in (("plain", plain), ("gzip", gzip_bytes(plain))):
                 part = _body_part(language, page, variant, encoding)
                 values[part] = body
@@ -242,13 +250,15 @@ def _build_language(
         values[_seat_part(language, token)] = [_row(e) for e in tables.get(reg_id, [])]
 
 
-def _store(event: Event, *, replace: bool, gen: str | None, fragment: bool = False) -> Pointer:
+def _store(
+    event: Event, *, replace: bool, gen: str | None, fragment: bool = False, ahead: int = 0
+) -> Pointer:
     """Write a new version, then point to it, unless a change newer than generation
     ``gen`` committed meanwhile (its keys are then deleted again: that change's build
     follows). A replaced version's keys are deleted (a request that read the old pointer
     just before then renders from PostgreSQL)."""
     slug = event.slug
-    new, values = _build(event, fragment=fragment)
+    new, values = _build(event, fragment=fragment, ahead=ahead)
     keys = {_versioned(slug, new.version, k): v for k, v in values.items()}
     cache.set_many(keys, TIMEOUT)
     if not _current(event.pk, gen):
@@ -327,7 +337,7 @@ def public_pages_build(event_id: int, gen: str | None) -> Pointer | None:
     fragment = cache.get(_fragment_stale_key(event_id)) is not None
     if fragment:
         cache.delete(_fragment_stale_key(event_id))
-    built = _store(event, replace=True, gen=gen, fragment=fragment)
+    built = _store(event, replace=True, gen=gen, fragment=fragment, ahead=1)
     if _current(event_id, gen):
         cache.delete(_lock_key(event.slug))  # requests may build again (after a Redis loss)
         public_pages_announce(event_id, event)
@@ -339,7 +349,7 @@ def public_pages_refresh(event_id: int, *, pairings: bool = True) -> Pointer:
     first its pairings fragment, ``public_cache``), and make them current. With the cache
     down it stores nothing, harmlessly."""
     event = Event.objects.get(pk=event_id)
-    built = _store(event, replace=True, gen=generation(event_id), fragment=pairings)
+    built = _store(event, replace=True, gen=generation(event_id), fragment=pairings, ahead=1)
     public_pages_announce(event_id, event)
     return built
 

@@ -105,7 +105,7 @@
     // A topic's new version (from push or a poll): handed to the page once.
     take(name, data) {
       var version = versionOf(data);
-      if (name !== "finished" && version <= (this.known[name] || 0)) return;
+      if (version <= (this.known[name] || 0)) return;
       this.known[name] = version;
       var parts = String(data).split(" ");
       if (parts.length > 1) spreadSeconds = Number(parts[1]) || 0;
@@ -190,6 +190,7 @@
   function busy(elt) {
     var active = document.activeElement;
     if (elt.querySelector("form[data-live-dirty]")) return true;  // a form half filled in
+    if (elt.querySelector(".htmx-request")) return true;  // a slip on its way: its answer first
     return active && active !== document.body && elt.contains(active) &&
       active.matches("input, select, textarea");
   }
@@ -211,11 +212,25 @@
   }
   document.addEventListener("submit", clean);
   document.addEventListener("reset", clean);
-  document.addEventListener("htmx:afterRequest", clean);
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  // A refresh whose answer comes while someone's own request inside the part is on its
+  // way (a slip) is dropped and done again after that answer, which would otherwise
+  // land in a part already replaced.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.elt;
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
+    if (elt.querySelector(".htmx-request")) {
+      event.detail.shouldSwap = false;
+      waiting.set(elt, cause.type);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", clean);
+  document.addEventListener("htmx:afterRequest", function () { setTimeout(flush, 0); });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var elt = event.detail.elt;
+    if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
+    elt.dataset.liveCause = cause.type;
     if (elt.dataset.liveGo === "1") { delete elt.dataset.liveGo; return; }
     if (busy(elt)) {
       event.preventDefault();
@@ -252,6 +267,8 @@
     elt.dataset.liveGo = "1";
     htmx.trigger(elt, type);
   }
-  function flush() { waiting.forEach(function (_type, elt) { go(elt); }); }
+  // A snapshot: go() may put an element back (still busy), which a live forEach would
+  // visit again, for ever.
+  function flush() { Array.from(waiting.keys()).forEach(go); }
   document.addEventListener("focusout", function () { setTimeout(flush, 0); });
 })();

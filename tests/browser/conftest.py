@@ -58,11 +58,11 @@ def phone(browser):
     context.close()
 
 
-@pytest.fixture(scope="session", autouse=True)
+@pytest.fixture(autouse=True)
 def _live_streams_end(django_db_setup):
     """Open pages hold live streams (tournaments.live) on the live server's threads, and
-    the process's hub reads the test database while they are open: end them all before
-    the test database is dropped."""
+    the process's hub reads the test database while they are open: end them all after
+    each test, while its database is still there (the next page starts the hub again)."""
     yield
     from tournaments.live.hub import hub
 

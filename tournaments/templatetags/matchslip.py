@@ -104,9 +104,14 @@ def minutes(seconds: int | None) -> int:
     return int(seconds or 0) // 60
 
 
-@register.simple_tag
+@register.simple_tag(takes_context=True)
 def live_source(
-    event: Any, reg: Any = None, staff: bool = False, extra: str = "", page: str = ""
+    context: template.Context,
+    event: Any,
+    reg: Any = None,
+    staff: bool = False,
+    extra: str = "",
+    page: str = "",
 ) -> str:
     """The attributes that make a page follow its event live (issue 19, ``live``): put on
     ``<main>`` (base.html's ``live`` block). The stream of the public pages (``extra``:
@@ -115,8 +120,8 @@ def live_source(
     versions the page shows now in its query string and how often to poll when push does
     not get through. Empty for a public page of a finished event (nothing changes any
     more). ``page`` (a staff page's own address): the whole content of ``<main>``
-    refreshes itself on every staff notice, fetched as a plain page (``data-live-page``)
-    and not inherited by the forms inside it. 1 query."""
+    refreshes itself on every staff notice, fetched as a plain page (``data-live-page``),
+    morphed into place (idiomorph) and not inherited by the forms inside it. 1 query."""
     if staff:
         url = reverse("staff:live", args=[event.slug])
         topics = [live.STAFF, live.CLOCK]
@@ -129,16 +134,22 @@ def live_source(
         url = reverse("public:live", args=[event.slug])
         topics = [live.PUBLIC, *(t for t in extra.split() if t in live.OPTIONAL_PUBLIC)]
     query = {event_name(t): v for t, v in live.current(event.pk, topics).items()}
+    # A prebuilt page shows the version its announcement will give (public_pages._render).
+    if live.PUBLIC in query:
+        query[live.PUBLIC] += getattr(context.get("request"), "live_ahead", 0)
     query["poll"] = settings.PUBLIC_REFRESH_SECONDS
-    attrs = format_html(
-        ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live',
+    if not page:
+        return format_html(
+            ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live',
+            url,
+            urlencode(query),
+        )
+    # idiomorph's morph keeps every element that did not change: a button under the
+    # scorekeeper's finger stays the same button, an open <details> stays open.
+    return format_html(
+        ' hx-ext="sse, morph" sse-connect="{}?{}" data-live hx-get="{}" hx-trigger="sse:staff"'
+        ' hx-select="main > *" hx-swap="morph:innerHTML" hx-disinherit="*" data-live-page',
         url,
         urlencode(query),
+        page,
     )
-    if page:
-        attrs += format_html(
-            ' hx-get="{}" hx-trigger="sse:staff" hx-select="main > *" hx-swap="innerHTML"'
-            ' hx-disinherit="*" data-live-page',
-            page,
-        )
-    return attrs

@@ -25,10 +25,10 @@ from .. import services
 from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm
 from ..models import Match, Registration, RoundStatus, SelfReportMode
-from ..selectors import ELIMINATION_PHASES, table_for_player
+from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player, standing_for_player
 from .common import wants_fragment
-from .prebuilt import my_table_html
+from .prebuilt import my_table_html, seat_entries
 from .result_forms import PlayerPodReportForm, refusal, report_form, report_result
 
 TEMPLATE = "tournaments/public/player.html"
@@ -82,7 +82,8 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
     }
     if not wants_fragment(request):
         table_url = reverse("public:player_table", args=[reg.event.slug, reg.report_token])
-        context["my_table"] = my_table_html(table_for_player(reg), table_url)
+        seats = seat_entries(reg.event.slug, reg.report_token, reg)
+        context["my_table"] = my_table_html(seats, table_url)
         template = TEMPLATE
     elif request.GET.get("part") == "live":  # a live refresh (sse:me, sse:public)
         template = f"{TEMPLATE}#player_live"

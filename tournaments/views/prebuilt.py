@@ -240,13 +240,22 @@ def player_table(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's own table in the current round (``/e/<event>/p/<token>/table/``), which
     their page fetches when a round is posted: a few hundred bytes with an ETag, no query
     on a hit. An unknown token is a 404."""
+    entries = seat_entries(slug, token)
+    return _small(request, my_table_html(entries, request.path).encode(), private=True)
+
+
+def seat_entries(slug: str, token: str, reg: Registration | None = None) -> list[NameEntry]:
+    """Where the player with ``token`` sits now: the prebuilt seat in the request's
+    language (no query), else read from PostgreSQL (``reg`` when the caller has it; an
+    unknown token is a 404)."""
     current = public_pages.pointer(slug)
     entries = None if current is None else public_pages.seat(slug, current, _language(), token)
-    if entries is None:
+    if entries is not None:
+        return entries
+    if reg is None:
         reg = get_object_or_404(
             Registration.objects.select_related("event", "player"),
             event__slug=slug,
             report_token=token,
         )
-        entries = table_for_player(reg)
-    return _small(request, my_table_html(entries, request.path).encode(), private=True)
+    return table_for_player(reg)
