@@ -1,4 +1,4 @@
-# One image for the web server (gunicorn) and the Celery worker.
+# One image for the web server (gunicorn), the live streams (uvicorn) and the Celery worker.
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app

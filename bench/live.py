@@ -80,6 +80,7 @@ asserted. Exit status 1 only when a server failed to start, the run hit its boun
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import gzip
 import http.cookiejar
@@ -162,7 +163,6 @@ async def body_parts(reader, fields: dict[str, str]):  # noqa: ANN001, ANN201 - 
 async def get(port: int, target: str, headers: list[str], timeout: float = 20.0):  # noqa: ANN201
     """One GET on a new connection (``Connection: close``): status, fields, body (gzip
     undone). Raises OSError or TimeoutError."""
-    import asyncio
 
     async def exchange() -> tuple[int, dict[str, str], bytes]:
         reader, writer = await asyncio.open_connection(HOST, port)
@@ -188,8 +188,6 @@ class Phones:
     token, own version]``), the mode (``push`` or ``poll``) and the refresh interval."""
 
     def __init__(self, config: dict) -> None:
-        import asyncio
-
         self.cfg = config
         self.phones = config["phones"]
         self.label = config["label"].encode()
@@ -228,8 +226,6 @@ class Phones:
             self.spawn(self.rest_of_page(i, version, random.uniform(0, max(0.0, spread))))
 
     def spawn(self, coro) -> None:  # noqa: ANN001
-        import asyncio
-
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -256,8 +252,6 @@ class Phones:
             record["why"] = "stale" if status == 200 else f"fetch_{status}"
 
     async def rest_of_page(self, i: int, version: int, wait: float) -> None:
-        import asyncio
-
         await asyncio.sleep(wait)
         _, token, _ = self.phones[i]
         target = f"/e/{self.cfg['slug']}/p/{token}/?part=live&live=public-{version}"
@@ -286,8 +280,6 @@ class Phones:
 
     async def follow(self, i: int) -> None:
         """Hold phone ``i``'s stream, connecting again after a drop (``retry``)."""
-        import asyncio
-
         known = {"public": self.cfg["public"], "me": self.phones[i][2]}
         greeted = False
         while not self.stop.is_set():
@@ -345,9 +337,8 @@ class Phones:
     # fallback: polling ``?once=1`` ---------------------------------------------------
     async def poll(self, i: int) -> None:
         """Phone ``i`` without a stream: the versions every refresh interval, from a
-        random phase (``setInterval``: the interval does not wait for the answer)."""
-        import asyncio
-
+        random phase, one poll at a time (a poll that hangs is given up after 20 s;
+        live.js's ``setInterval`` would send the next one meanwhile)."""
         known = {"public": self.cfg["public"], "me": self.phones[i][2]}
         every = self.cfg["refresh"]
         etag = ""
@@ -378,8 +369,6 @@ class Phones:
 
     # the process ---------------------------------------------------------------------
     async def run(self) -> dict:
-        import asyncio
-
         loop = asyncio.get_running_loop()
 
         def commands() -> None:  # the parent's "stop" (or its end) on stdin
@@ -412,13 +401,13 @@ class Phones:
         }
 
 
-def client_main(config_json: str) -> None:
-    """A phone client process (``--client``): phones as ``Phones`` says, progress and
-    then the result as JSON lines on stdout."""
+def client_main() -> None:
+    """A phone client process (``--client``): its configuration on the first line of
+    stdin, then "stop"; its progress and then its result as JSON lines on stdout."""
     import uvloop
 
     raise_fd_limit()
-    phones = Phones(json.loads(config_json))
+    phones = Phones(json.loads(sys.stdin.readline()))
     result = uvloop.run(phones.run())
     print(json.dumps({"result": result}), flush=True)
 
@@ -428,10 +417,12 @@ class Client:
 
     def __init__(self, config: dict, log: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--client", json.dumps(config)],
+            [sys.executable, __file__, "--client"],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(log, "wb"),  # noqa: SIM115
             text=True, start_new_session=True,
         )  # fmt: skip
+        self.proc.stdin.write(json.dumps(config) + "\n")
+        self.proc.stdin.flush()
         self.progress = {"hello": 0, "noticed": 0, "current": 0}
         self.result: dict | None = None
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -1154,10 +1145,10 @@ def main() -> int:
     parser.add_argument("--stream-port", type=int, default=8491)
     parser.add_argument("--web-port", type=int, default=8492)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--client", help=argparse.SUPPRESS)  # a phone client process
+    parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
-        client_main(args.client)
+        client_main()  # a phone client process
         return 0
     args.redis_url = os.environ.get("REDIS_URL", "")
     base = os.environ.get("DATABASE_URL", "")

@@ -1,6 +1,8 @@
 """Accessibility (issue 13, item 7): axe-core (bundled by axe-playwright-python, never
 fetched at test time) finds no violation on any public or staff page, in English and in
-Spanish, on a 390 × 844 phone and a 1366 × 900 laptop.
+Spanish, on a 390 × 844 phone and a 1366 × 900 laptop; and no page logs a console error
+(issue 19, item 5: htmx filters the Content-Security-Policy forbids logged two on every
+public page).
 
 The pages are those of ``tests.page_tour`` (the URL patterns walked over four played
 events), each URL name visited once: the staff pages signed in as the organiser, the
@@ -60,6 +62,7 @@ def test_axe_finds_no_violation_on_any_page_in_either_language_at_both_widths(
     assert len(staff) > 20 and len(public) > 8
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
     problems: dict[str, list[str]] = {}
+    console: list[str] = []
     for width_name, (width, height) in WIDTHS.items():
         for language in LANGUAGES:
             language_cookie = {
@@ -81,6 +84,15 @@ def test_axe_finds_no_violation_on_any_page_in_either_language_at_both_widths(
                     )
                 context.add_cookies(cookies)
                 page = context.new_page()
+                page.on(
+                    "console",
+                    lambda m, p=page: (
+                        console.append(f"{p.url}: {m.text}")
+                        if m.type == "error" and not m.text.startswith("Failed to load resource")
+                        else None
+                    ),
+                )
+                page.on("pageerror", lambda e, p=page: console.append(f"{p.url}: {e}"))
                 for name, url in pages:
                     page.goto(live_server.url + url)
                     lang = page.locator("html").get_attribute("lang")
@@ -94,3 +106,4 @@ def test_axe_finds_no_violation_on_any_page_in_either_language_at_both_widths(
                 context.close()
     report = "\n".join(f"{page}\n    " + "\n    ".join(v) for page, v in problems.items())
     assert not problems, "axe-core violations:\n" + report
+    assert not console, "console errors:\n" + "\n".join(console)

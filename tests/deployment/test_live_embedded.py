@@ -151,4 +151,68 @@ def test_a_round_published_by_a_command_reaches_the_running_embedded_server(embe
         assert f"Round {played + 1}" in fragment
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+BUMP = """
+from tournaments import live
+from tournaments.models import Event
+print(live.bump(Event.objects.get(slug="demo-cup").pk, ["public"])[0].version)
+"""
+
+
+def test_the_asgi_server_holds_the_stream_and_hears_another_process(embedded):
+    """Production serves the streams on uvicorn (ASGI: the event-loop path of
+    ``live.stream``); a change made by another process reaches an open stream."""
+    manage(embedded, "migrate", "--noinput")
+    manage(embedded, "demo_event")
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--timeout-graceful-shutdown",
+            "1",
+        ],
+        cwd=ROOT,
+        env=embedded,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                status, once = get(port, f"/e/{SLUG}/live/?once=1")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "uvicorn did not start"
+                time.sleep(0.2)
+        assert status == 200
+        version = json.loads(once)["versions"]["public"]
+        lines: queue.Queue = queue.Queue()
+        threading.Thread(
+            target=listen, args=(port, f"/e/{SLUG}/live/?public={version}", lines), daemon=True
+        ).start()
+        wait_for(lines, "event: hello", within=10)
+        bumped = int(manage(embedded, "shell", "-c", BUMP).split()[-1])
+        assert bumped == version + 1
+        wait_for(lines, "event: public", within=5)
+        at, data = lines.get(timeout=5)
+        assert data.startswith(f"data: {bumped} ")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()

@@ -7,9 +7,9 @@ from typing import Any
 from .. import live
 from ..models import AuditEvent, Event, Match, Registration, SelfReport
 
-# Audited actions that change what more than the staff pages show (``tournaments.live``):
-# a round started (the player's page offers reporting, the clock runs) and the clock.
-PUBLIC_ACTIONS = frozenset({"round.started"})
+# Audited actions that change a clock (``tournaments.live``): the projector and the staff
+# round page follow it. (A round started also rebuilds the public pages, which announce
+# themselves: ``public_pages``.)
 CLOCK_ACTIONS = frozenset(
     {
         "round.started",
@@ -48,9 +48,9 @@ def audit_log(
 
     Every audited change is also a change for the live pages (issue 19): the staff pages
     always; a match's players' own pages when ``obj`` is a match or a self-report, a
-    player's own page when it is a registration; the clock and the public topic for the
-    actions of ``CLOCK_ACTIONS`` and ``PUBLIC_ACTIONS``; ``results`` for a match's. Public pages otherwise follow
-    their own rebuild (``public_pages``).
+    player's own page when it is a registration; the clock for the actions of
+    ``CLOCK_ACTIONS``; ``results`` for a match's. The public pages announce their own
+    rebuild (``public_pages``).
     """
     _live(event.pk, action, obj)
     return AuditEvent.objects.create(
@@ -68,8 +68,6 @@ def audit_log(
 
 def _live(event_id: int, action: str, obj: Any) -> None:
     topics = []
-    if action in PUBLIC_ACTIONS:
-        topics.append(live.PUBLIC)
     if action in CLOCK_ACTIONS:
         topics.append(live.CLOCK)
     matches = [obj.pk] if isinstance(obj, Match) else []

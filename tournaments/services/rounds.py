@@ -143,11 +143,15 @@ def round_publish(*, round: Round, by: Any) -> Round:  # noqa: A002 - the field'
 
 @transaction.atomic
 def round_start(*, round: Round, by: Any) -> Round:  # noqa: A002
-    """Start a published round: its pairings are frozen from now on (P-POST-2).
-    Raises RoundStateError unless published."""
-    return _transition(
+    """Start a published round: its pairings are frozen from now on (P-POST-2). The
+    public pages say so once rebuilt (their live note; the players' pages offer the
+    report buttons): the pages are rebuilt and announced after commit, without the
+    pairings fragment, which does not change. Raises RoundStateError unless published."""
+    rnd = _transition(
         round, by=by, frm=RoundStatus.PUBLISHED, to=RoundStatus.STARTED, stamp="started_at"
     )
+    public_pages_changed(rnd.event_id, pairings=False)
+    return rnd
 
 
 def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
