@@ -186,7 +186,8 @@
   // A refresh caused by a notice ("sse:…") waits while someone types in what it would
   // replace, and runs once when they leave it; with data-live-spread it waits a random
   // moment within the server's spread first.
-  var waiting = new Map();
+  var waiting = new Map();  // element → the notice it waits to act on ({type, detail})
+  var spreading = new Set();  // elements whose spread moment has not come yet
   function busy(elt) {
     var active = document.activeElement;
     if (elt.querySelector("form[data-live-dirty]")) return true;  // a form half filled in
@@ -221,7 +222,7 @@
     if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
     if (elt.querySelector(".htmx-request")) {
       event.detail.shouldSwap = false;
-      waiting.set(elt, cause.type);
+      waiting.set(elt, { type: cause.type, detail: cause.detail });
     }
   });
   document.addEventListener("htmx:afterRequest", clean);
@@ -230,20 +231,20 @@
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var elt = event.detail.elt;
     if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
-    elt.dataset.liveCause = cause.type;
     if (elt.dataset.liveGo === "1") { delete elt.dataset.liveGo; return; }
     if (busy(elt)) {
       event.preventDefault();
-      waiting.set(elt, cause.type);
+      waiting.set(elt, { type: cause.type, detail: cause.detail });
       return;
     }
     var spreadOn = elt.getAttribute("data-live-spread");  // the notices to spread, or all
     var spread = spreadOn !== null &&
       (spreadOn === "" || spreadOn.split(/[ ,]+/).indexOf(cause.type) >= 0) ? spreadSeconds : 0;
-    if (spread > 0 && !waiting.has(elt)) {
+    if (spread > 0 && !spreading.has(elt)) {
       event.preventDefault();
-      waiting.set(elt, cause.type);
-      setTimeout(function () { go(elt); }, Math.random() * spread * 1000);
+      waiting.set(elt, { type: cause.type, detail: cause.detail });
+      spreading.add(elt);
+      setTimeout(function () { spreading.delete(elt); go(elt); }, Math.random() * spread * 1000);
     }
   });
   // A refresh on a notice asks for that version ("?live=public-17"): a browser or proxy
@@ -260,12 +261,13 @@
   });
 
   function go(elt) {
-    var type = waiting.get(elt);
+    var notice = waiting.get(elt);
+    if (!notice || spreading.has(elt)) return;
     waiting.delete(elt);
-    if (!type || !document.body.contains(elt)) return;
-    if (busy(elt)) { waiting.set(elt, type); return; }
+    if (!document.body.contains(elt)) return;
+    if (busy(elt)) { waiting.set(elt, notice); return; }
     elt.dataset.liveGo = "1";
-    htmx.trigger(elt, type);
+    htmx.trigger(elt, notice.type, notice.detail);
   }
   // A snapshot: go() may put an element back (still busy), which a live forEach would
   // visit again, for ever.

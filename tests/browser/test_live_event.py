@@ -235,3 +235,38 @@ def test_without_push_a_page_polls_and_keeps_following(live_server, browser, set
     assert polls, "the page polled"
     assert errors == []
     context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_staff_page_never_refreshes_under_a_judge_typing(live_server, browser, page):
+    """The disputes page follows the event, but a reason half typed is never wiped: the
+    refresh waits until the judge sends (or leaves) the form, then shows what changed."""
+    from tournaments.services import Result
+
+    event, rnd, regs = factories.started_round(4, username="olivia")
+    t1, t2 = rnd.matches.get(table=1), rnd.matches.get(table=2)
+    for m, (a, b) in ((t1, regs[0:2]), (t2, regs[2:4])):  # both tables disputed
+        services.report_submit(match=m, registration=a, result=Result.win(a))
+        services.report_submit(match=m, registration=b, result=Result.win(b))
+    errors: list[str] = []
+    watch(page, errors)
+    staff_login(page, live_server, "olivia")
+    page.goto(f"{live_server.url}/e/{event.slug}/staff/disputes/")
+    first = page.locator("li.match", has_text="Table 1")
+    second = page.locator("li.match", has_text="Table 2")
+    first.get_by_label("Reason").fill("Player 002 conceded game 3")
+    until(page, "[...window.matchslipLive.sources].some(s => s.sawHello)")
+
+    # Meanwhile Player 003 changes their mind at table 2: both now agree, the result is
+    # recorded and the table leaves the disputes queue; the staff topic changes.
+    services.report_submit(match=t2, registration=regs[2], result=Result.win(regs[3]))
+    page.wait_for_timeout(2500)  # more than the hub's read and a refresh
+    expect(first.get_by_label("Reason")).to_have_value("Player 002 conceded game 3")
+    expect(second).to_have_count(1)  # agreed and recorded meanwhile, but not refreshed yet
+
+    first.get_by_label("Result").select_option(label="Player 001 wins")
+    first.get_by_role("button", name="Record result").click()
+    expect(page.locator(".message-success")).to_contain_text("recorded as Player 001 wins")
+    # Sent: the page catches up with table 2, which both players now agree on.
+    expect(page.locator("li.match", has_text="Table 2")).to_have_count(0)
+    assert errors == [], errors

@@ -185,6 +185,13 @@ def test_once_answers_the_versions_as_json(client, event8, django_capture_on_com
         live.changed(event8.pk, live.PUBLIC)
     answer = client.get(reverse("public:live", args=[event8.slug]) + "?once=1").json()
     assert answer == {"versions": {"finished": 0, "public": 1}, "finished": False}
+    again = client.get(
+        reverse("public:live", args=[event8.slug]) + "?once=1",
+        HTTP_IF_NONE_MATCH=client.get(reverse("public:live", args=[event8.slug]) + "?once=1")[
+            "ETag"
+        ],
+    )
+    assert again.status_code == 304  # conditional polling: nothing changed, nothing sent
     projector = client.get(reverse("public:live", args=[event8.slug]) + "?once=1&clock=0")
     assert projector.json()["versions"] == {"clock": 0, "finished": 0, "public": 1}
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
@@ -29,7 +28,6 @@ def public_page(request: HttpRequest, template: str, context: dict[str, Any]) ->
     a history restore, :func:`wants_fragment`). ``updated_at`` (shown as "Updated
     14:02:31") is when the page was built: now, or the prebuild's time
     (``public_pages``)."""
-    context.setdefault("refresh_seconds", settings.PUBLIC_REFRESH_SECONDS)
     context.setdefault("updated_at", getattr(request, "prebuilt_at", None) or timezone.now())
     return render(request, f"{template}#live" if wants_fragment(request) else template, context)
 

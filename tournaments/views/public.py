@@ -1,10 +1,9 @@
 """Public pages: no login, phone-first, small, and only ever published rounds (P-POST-1).
 
-While a round is live (published or started) each page's content refreshes itself every
-``settings.PUBLIC_REFRESH_SECONDS`` on visible tabs: the page's ``live`` partial carries
-the polling attributes and an HTMX request receives only that partial, so polling stops
-by itself once nothing is live (``common.public_page``). The standings page lives in
-``standings.views.public``.
+Until the event is finished each page follows it live (issue 19, ``tournaments.live``):
+the page holds the event's stream and its ``live`` partial fetches itself again on a
+notice of the public topic; an HTMX request receives only that partial
+(``common.public_page``). The standings page lives in ``standings.views.public``.
 """
 
 from __future__ import annotations

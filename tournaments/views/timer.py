@@ -40,7 +40,6 @@ def timer(request: HttpRequest, slug: str) -> HttpResponse:
         "server_ms": int(now.timestamp() * 1000),
         "pairings_url": pairings_url,
         "qr": qr_svg(pairings_url),
-        "refresh_seconds": 15,
         "is_staff": bool(staff_roles(request.user, event)),
     }
     return public_page(request, "tournaments/public/timer.html", context)
