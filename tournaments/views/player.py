@@ -3,8 +3,13 @@
 The unguessable token (``Registration.report_token``) is the only credential: the page
 shows this player's table, lets them report their result (``services.report_submit``)
 and drop themselves. It never shows another player's link; it is sent with
-``Referrer-Policy: no-referrer`` and ``Cache-Control: private, no-store`` so the token
+``Referrer-Policy: same-origin`` and ``Cache-Control: private, no-store`` so the token
 does not leak to other sites or shared caches. An unknown token is a 404.
+
+Decision (issue 20, item 1): ``same-origin``, not ``no-referrer``: with ``no-referrer``
+the browser posts the page's forms with ``Origin: null``, which Django's CSRF check
+refuses, so a player could not drop or report without JavaScript. ``same-origin`` still
+sends no address to any other site.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ def _registration(slug: str, token: str) -> Registration:
 
 def _private(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"  # see the module docstring
     response["X-Robots-Tag"] = "noindex"
     return response
 

@@ -194,7 +194,7 @@ def _small(request: HttpRequest, content: bytes, *, private: bool) -> HttpRespon
     if private:
         response["ETag"] = etag
         response["Cache-Control"] = f"private, max-age={MAX_AGE}"
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"  # the token's page: as views.player
         response["X-Robots-Tag"] = "noindex"
         patch_vary_headers(response, ("Accept-Language", "Cookie"))  # in the visitor's language
         return response
