@@ -41,6 +41,7 @@ urlpatterns = [
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),
+    path(f"{P}reinstate/", staff.player_reinstate, name="player_reinstate"),
     path(f"{P}division/", staff.player_division, name="player_division"),
     path(P, roster.player_detail, name="player"),
     path(f"{P}disqualify/", roster.player_disqualify, name="player_disqualify"),

@@ -18,6 +18,7 @@ from .registrations import (
     registration_add,
     registration_disqualify,
     registration_drop,
+    registration_reinstate,
     registration_set_division,
     registrations_add_csv,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "match_forfeit",
     "registration_disqualify",
     "registration_drop",
+    "registration_reinstate",
     "registration_set_division",
     "registration_link_reset",
     "registrations_add_csv",

@@ -18,6 +18,7 @@ from ..groups import swiss_group
 from ..models import (
     Division,
     Event,
+    EventStatus,
     Match,
     MatchSeat,
     Outcome,
@@ -199,6 +200,70 @@ def registration_drop(*, registration: Registration, by: Any, reason: str = "") 
         obj=reg,
         old={"dropped_after_round": None},
         new={"dropped_after_round": reg.dropped_after_round},
+        reason=reason,
+    )
+    return reg
+
+
+@transaction.atomic
+def registration_reinstate(
+    *, registration: Registration, by: Any, reason: str = ""
+) -> Registration:
+    """Undo a drop (issue 20: a no-show dropped by mistake, a player who changed their
+    mind): the player is paired again from their next round. Allowed only while that round
+    is not yet paired in their division's groups (once it is, they missed it: drops are
+    final from then on, P-SW-6), never for a disqualified player, a finished event, or a
+    player whose single-elimination match the drop forfeited (P-SE-3: that loss stands).
+    Audited with the reason. Raises InvalidInput otherwise."""
+    reg = (
+        Registration.objects.select_for_update()
+        .select_related("player", "event", "division")
+        .get(pk=registration.pk)
+    )
+    name = reg.player.name
+    if reg.dropped_after_round is None:
+        raise InvalidInput(gettext("%(name)s has not dropped.") % {"name": name})
+    if reg.disqualified:
+        raise InvalidInput(
+            gettext("%(name)s is disqualified: a disqualification stands.") % {"name": name}
+        )
+    if reg.event.status == EventStatus.FINISHED:
+        raise InvalidInput(gettext("The event is finished."))
+    later = (
+        Round.objects.filter(
+            event_id=reg.event_id,
+            group__divisions=reg.division_id,
+            number__gt=reg.dropped_after_round,
+        )
+        .order_by("number")
+        .first()
+    )
+    if later is not None:
+        raise InvalidInput(
+            gettext("%(name)s cannot come back: round %(number)s is already paired without them.")
+            % {"name": name, "number": later.number}
+        )
+    if (
+        MatchSeat.objects.filter(
+            registration=reg, round__phase=Phase.SINGLE_ELIMINATION, match__winner__isnull=False
+        )
+        .exclude(match__winner=reg)
+        .exists()
+    ):
+        raise InvalidInput(
+            gettext("%(name)s lost their single-elimination match: they are out of the bracket.")
+            % {"name": name}
+        )
+    was = reg.dropped_after_round
+    reg.dropped_after_round = None
+    reg.save(update_fields=["dropped_after_round"])
+    audit_log(
+        event=reg.event,
+        by=by,
+        action="registration.reinstate",
+        obj=reg,
+        old={"dropped_after_round": was},
+        new={"dropped_after_round": None},
         reason=reason,
     )
     return reg

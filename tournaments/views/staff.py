@@ -290,6 +290,27 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
     return redirect("staff:players", event.slug)
 
 
+@require_POST
+@event_operator_required
+def player_reinstate(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+    """Undo a drop before the player's next round is paired (issue 20): they are paired
+    again from it. Refused, with the reason, once that round is paired."""
+    reg = get_object_or_404(
+        Registration.objects.select_related("player"), pk=registration_id, event=event
+    )
+    form = DropForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    try:
+        reg = services.registration_reinstate(registration=reg, by=request.user, reason=reason)
+    except MatchslipError as e:
+        messages.error(request, str(e))
+    else:
+        messages.success(
+            request, gettext("%(name)s is back in the event.") % {"name": reg.player.name}
+        )
+    return redirect("staff:players", event.slug)
+
+
 # --- rounds and match slips -----------------------------------------------------------
 
 

@@ -1,0 +1,76 @@
+"""Undoing a drop (issue 20, "Undo"): a player dropped by mistake comes back, paired again
+from their next round, until that round is paired (then the drop is final, P-SW-6)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairings.services import round_pair
+from tests import factories
+from tournaments import services
+from tournaments.errors import InvalidInput
+from tournaments.models import AuditEvent, MatchSeat, Outcome, StaffRole
+
+pytestmark = pytest.mark.django_db
+
+
+def play_round_1(organiser, players: int = 6):
+    event = factories.event_with_players(players, by=organiser)
+    rnd = factories.round_in_order(event, by=organiser)
+    for m in rnd.matches.prefetch_related("seats"):
+        services.slip_enter(
+            match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=organiser
+        )
+    return event, list(event.registrations.order_by("pk"))
+
+
+def test_a_drop_undone_before_the_next_round_is_paired_is_paired_again(organiser):
+    event, regs = play_round_1(organiser)
+    services.registration_drop(registration=regs[5], by=organiser, reason="no-show")
+    back = services.registration_reinstate(
+        registration=regs[5], by=organiser, reason="dropped the wrong Ash"
+    )
+    assert back.dropped_after_round is None and not back.dropped
+    row = AuditEvent.objects.get(event=event, action="registration.reinstate")
+    assert row.old == {"dropped_after_round": 1} and row.new == {"dropped_after_round": None}
+    assert row.reason == "dropped the wrong Ash" and row.actor == organiser
+    (rnd2,) = round_pair(event=event, group="open", by=organiser, seed=3)
+    assert MatchSeat.objects.filter(round=rnd2, registration=regs[5]).exists()
+
+
+def test_once_the_next_round_is_paired_the_drop_is_final(organiser):
+    event, regs = play_round_1(organiser)
+    services.registration_drop(registration=regs[5], by=organiser)
+    round_pair(event=event, group="open", by=organiser, seed=3)
+    with pytest.raises(InvalidInput, match="round 2 is already paired without them"):
+        services.registration_reinstate(registration=regs[5], by=organiser)
+    regs[5].refresh_from_db()
+    assert regs[5].dropped_after_round == 1
+    assert not AuditEvent.objects.filter(action="registration.reinstate").exists()
+
+
+def test_a_disqualified_or_active_player_cannot_be_reinstated(organiser):
+    event, regs = play_round_1(organiser)
+    with pytest.raises(InvalidInput, match="has not dropped"):
+        services.registration_reinstate(registration=regs[0], by=organiser)
+    services.registration_drop(registration=regs[1], by=organiser)
+    services.registration_disqualify(registration=regs[1], by=organiser, reason="Cheating")
+    with pytest.raises(InvalidInput, match="disqualification stands"):
+        services.registration_reinstate(registration=regs[1], by=organiser)
+
+
+def test_staff_undo_a_drop_from_the_players_page(client, organiser):
+    event, regs = play_round_1(organiser)
+    services.registration_drop(registration=regs[2], by=organiser)
+    judge = factories.staff(event, StaffRole.JUDGE, username="jules")
+    url = reverse("staff:player_reinstate", args=[event.slug, regs[2].pk])
+    client.force_login(judge)
+    assert client.post(url).status_code == 403  # operating the event: organisers, scorekeepers
+    client.force_login(organiser)
+    players = client.get(reverse("staff:players", args=[event.slug])).content.decode()
+    assert url in players and "Undo drop" in players
+    page = client.post(url, {"reason": "came back from lunch"}, follow=True).content.decode()
+    assert "Player 003 is back in the event." in page
+    regs[2].refresh_from_db()
+    assert not regs[2].dropped
