@@ -4,6 +4,7 @@ Standings JSON rows (INTERFACES.md)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -72,8 +73,23 @@ def match_records(
     ]
 
 
+#: Decimals of a tiebreaker written as a number: the Standings JSON writes "at least 6"
+#: (INTERFACES.md); the CSV writes exactly these (:func:`decimal_text`).
+DECIMALS = 6
+
+
 def _number(value: Fraction | int) -> float | int:
     return float(value) if isinstance(value, Fraction) else value
+
+
+def decimal_text(exact: str) -> str:
+    """A tiebreaker's exact value (a row's ``exact`` Fraction text) as a number with
+    :data:`DECIMALS` decimals, rounded half up: ``"5/9"`` → ``"0.555556"``, ``"49/80"``
+    → ``"0.612500"`` (what the Standings JSON writes for it)."""
+    value = Fraction(exact)
+    quantum = Decimal(1).scaleb(-DECIMALS)
+    exact_decimal = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact_decimal.quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) -> dict[str, Any]:

@@ -1,42 +1,64 @@
 """Standings and pairings as CSV for spreadsheets (INTERFACES.md ``export_csv``; the
 staff pages' "CSV" links): rows of text, written in UTF-8 with a byte-order mark so that
-spreadsheets read names with accents right."""
+spreadsheets read names with accents right.
+
+Players are named by their file id, as in TOM files: the Play! Pokémon ID (any
+organisation's player id) where it names them alone, else the registration's id in the
+event (``tournaments.identities.file_ids``). Columns are only ever added, at the end
+(INTERFACES.md).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
 from tournaments.models import Event, Outcome, Round
+from tournaments.selectors.names import file_ids_for_event
 
+from .adapters import decimal_text
 from .services import standings_data
 
 #: A spreadsheet opens UTF-8 text as UTF-8 only after this byte-order mark.
 ENCODING = "utf-8-sig"
 
 
+def _tiebreaker(line: dict[str, Any], key: str) -> str:
+    """A tiebreaker cell: a count as it is, a percentage (0–1) or average as a number
+    rounded as the Standings JSON writes it (``adapters.decimal_text``); empty when the
+    ruleset gives none."""
+    value = line.get("tiebreakers", {}).get(key)
+    if value is None:
+        return ""
+    return str(value) if isinstance(value, int) else decimal_text(line["exact"][key])
+
+
 def standings_rows(event: Event) -> list[list[str]]:
     """Header plus one row per player and division, in standings order: division, place
-    (empty for a disqualified player), player id, name, record (W-L-T), match points and
-    every tiebreaker column of the event's ruleset, headed as on the pages; tiebreakers
-    as the exact 0–1 numbers of the Standings JSON (counts for count columns)."""
+    (empty for a disqualified player), player id (the file id, module docstring), name,
+    record (W-L-T), match points, every tiebreaker column of the event's ruleset, headed
+    as on the pages (:func:`_tiebreaker`), then ``dropped`` (``true`` / ``false``, as the
+    Standings JSON)."""
     columns = event.rules.columns
     rows = [
         ["division", "place", "player id", "name", "record", "match points"]
         + [c.heading for c in columns]
+        + ["dropped"]
     ]
+    ids = file_ids_for_event(event.pk)
     for code, lines in standings_data(event).get("divisions", {}).items():
         for line in lines:
-            tb = line.get("tiebreakers", {})
             rows.append(
                 [
                     code,
                     "" if line["place"] is None else str(line["place"]),
-                    line["player"],
+                    ids.get(line["player"], line["player"]),
                     line["name"],
                     line["record"],
                     str(line["match_points"]),
-                    *("" if tb.get(c.key) is None else str(tb[c.key]) for c in columns),
+                    *(_tiebreaker(line, c.key) for c in columns),
+                    "true" if line["dropped"] else "false",
                 ]
             )
     return rows
@@ -52,8 +74,9 @@ def _result(outcome: str, winner: str | None) -> str:
 
 def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     """Header plus one row per match: round, pairing group, table (0 for a bye), each
-    seat's player id and name, and the result (:func:`_result`). ``round``: that round
-    only; default the latest round of every pairing group (the current pairings)."""
+    seat's player id (the file id, module docstring) and name, and the result
+    (:func:`_result`, the winner by file id). ``round``: that round only; default the
+    latest round of every pairing group (the current pairings)."""
     if round is not None:
         rounds = [round]
     else:
@@ -63,6 +86,7 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
         ):
             latest[rnd.group.key] = rnd
         rounds = list(latest.values())
+    ids = file_ids_for_event(event.pk)
     out: list[tuple[list[str], str]] = []
     seats_max = 2
     for rnd in rounds:
@@ -72,8 +96,8 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
             seats_max = max(seats_max, len(seats))
             row = [str(rnd.number), rnd.group.key, str(m.table or 0)]
             for s in seats:
-                row += [s.registration.external_id, s.registration.player.name]
-            out.append((row, _result(m.outcome, m.winner.external_id if m.winner else None)))
+                row += [ids[s.registration.external_id], s.registration.player.name]
+            out.append((row, _result(m.outcome, ids[m.winner.external_id] if m.winner else None)))
     header = ["round", "group", "table"]
     for n in range(1, seats_max + 1):
         header += [f"player {n} id", f"player {n}"]

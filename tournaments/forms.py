@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from rulesets import RULESETS, Ruleset, get_ruleset
 
+from .identities import POP_ID_LENGTH, SANCTION_ID_LENGTH, pop_id_problem, sanction_id_problem
 from .messages import shown
 from .models import (
     Division,
@@ -285,11 +286,50 @@ class StaffInviteForm(forms.Form):
 
 
 class EventSettingsForm(forms.Form):
+    """The event's settings: self-reporting, and for a ruleset with TOM files
+    (``Features.tom_files``) the Play! Pokémon sanction ID and organiser's POP ID, checked
+    as ``tournaments.identities`` says (the service checks them again)."""
+
     self_report = forms.ChoiceField(
         choices=SelfReportMode.choices,
         label=_("When both players report the same result"),
         widget=forms.RadioSelect,
     )
+    sanction_id = forms.CharField(
+        required=False,
+        max_length=SANCTION_ID_LENGTH,
+        label=_("Sanction ID"),
+        help_text=_(
+            "The tournament ID Play! Pokémon gave the event, like 25-01-000123. "
+            "The TOM file needs it to be uploaded."
+        ),
+        widget=forms.TextInput(attrs={"placeholder": "25-01-000123", "autocomplete": "off"}),
+    )
+    organizer_pop_id = forms.CharField(
+        required=False,
+        max_length=POP_ID_LENGTH,
+        label=_("Organiser's POP ID"),
+        help_text=_("The organiser's Play! Pokémon ID, digits only."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, tom_files: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not tom_files:  # other games have no sanction ID: the fields are not shown
+            del self.fields["sanction_id"]
+            del self.fields["organizer_pop_id"]
+
+    def clean_sanction_id(self) -> str:
+        value: str = self.cleaned_data["sanction_id"]
+        if problem := sanction_id_problem(value):
+            raise forms.ValidationError(problem)
+        return value
+
+    def clean_organizer_pop_id(self) -> str:
+        value: str = self.cleaned_data["organizer_pop_id"]
+        if problem := pop_id_problem(value):
+            raise forms.ValidationError(problem)
+        return value
 
 
 class PenaltyForm(forms.Form):

@@ -23,7 +23,8 @@ def test_export_csv_standings_of_a_wer_event_has_the_rulesets_columns(tmp_path):
     assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with BOM
     rows = list(csv.reader(raw.decode("utf-8-sig").splitlines()))
     assert rows[0] == [
-        "division", "place", "player id", "name", "record", "match points", "OMW %", "GW %", "OGW %"
+        "division", "place", "player id", "name", "record", "match points", "OMW %", "GW %", "OGW %",
+        "dropped",
     ]  # fmt: skip
     data = json.loads(run("standings", slug, "--json"))
     (lines,) = data["divisions"].values()

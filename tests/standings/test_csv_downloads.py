@@ -54,7 +54,7 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="{ev.slug}-round-1.csv"' in response["Content-Disposition"]
     rows = rows_of(response.content)
-    winner = m1.seats.get(seat=1).registration.external_id
+    winner = m1.seats.get(seat=1).registration.player.player_id  # the Play! ID (issue 20)
     assert [r[2] for r in rows[1:]] == ["1", "2"]
     assert [r[-1] for r in rows[1:]] == [winner, ""]  # table 2 is not reported yet
 
@@ -63,7 +63,8 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     assert reverse("staff:standings_csv", args=[ev.slug]) in with_standings
     rows = rows_of(client.get(reverse("staff:standings_csv", args=[ev.slug])).content)
     assert rows[0] == [
-        "division", "place", "player id", "name", "record", "match points", "OWP", "OOWP"
+        "division", "place", "player id", "name", "record", "match points", "OWP", "OOWP",
+        "dropped",
     ]  # fmt: skip
     assert [r[4] for r in rows[1:]] == ["1-0-0", "0-0-1", "0-0-1", "0-1-0"]
     assert [r[5] for r in rows[1:]] == ["3", "1", "1", "0"]

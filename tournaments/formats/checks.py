@@ -6,6 +6,8 @@ one place so that no format can forget one:
 
 * the size limits (:data:`MAX_PLAYERS`, :data:`MAX_ROUNDS`; :data:`MAX_FILE_BYTES` is
   checked by whoever reads the file);
+* the Play! Pokémon sanction ID and organiser's POP ID, when the file has them, as
+  Play! Pokémon writes them (``tournaments.identities``; the database refuses others);
 * what the database can store: the lengths of the models' ``CharField``s, the ranges of
   PostgreSQL ``smallint`` and ``integer`` columns, text without NUL characters or lone
   surrogates, JSON without NaN or deep nesting (``tests/tournaments/test_hostile_files``
@@ -40,6 +42,7 @@ from typing import Any
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
 
+from ..identities import pop_id_problem, sanction_id_problem
 from ..messages import gettext
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
@@ -219,6 +222,13 @@ def _check_event(data: EventData) -> None:
             % {"value": name_of("date"), "date": shown(data.date)}
         )
     flag(data.third_place_playoff, name_of("third_place_playoff"))
+    play_ids = {"sanction_id": sanction_id_problem, "organizer_pop_id": pop_id_problem}
+    for key, problem_of in play_ids.items():
+        value = text(getattr(data, key), name_of(key), limit=NAME_LENGTH)
+        if problem := problem_of(value):
+            raise FileRefused(
+                gettext("%(where)s: %(problem)s") % {"where": name_of(key), "problem": problem}
+            )
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
     if data.structure not in ("", *STRUCTURES):
         raise FileRefused(

@@ -395,4 +395,6 @@ def _event(doc: Any) -> EventData:
         third_place_playoff=flag(doc.get("third_place_playoff", False), "third_place_playoff"),
         day2_rounds=max((d.day2_rounds for d in divisions), default=0),
         structure=structure,
+        sanction_id=_opt(doc, "sanction_id", "", str, ""),
+        organizer_pop_id=str(_opt(doc, "organizer_pop_id", "", (str, int), "")),
     )

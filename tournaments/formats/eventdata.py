@@ -64,7 +64,8 @@ class EventData:
 
     ``fields`` names where the file holds ``name``, ``date`` and ``location`` (the event
     JSON key by default: ``"name": "<data><name>"`` for a TOM file), so
-    ``formats.checks`` can name them in its messages."""
+    ``formats.checks`` can name them in its messages. ``sanction_id`` and
+    ``organizer_pop_id``: the Play! Pokémon IDs (``tournaments.identities``), "" unknown."""
 
     name: str
     ruleset: str
@@ -78,4 +79,6 @@ class EventData:
     third_place_playoff: bool = False
     day2_rounds: int = 0  # P-D2-1: Swiss rounds on Day 2 (phase ``swiss-day2``), 0 = one day
     structure: str = ""  # S-1 ``swiss``, ``swiss-top-cut``, ``single-elimination``; "" = inferred
+    sanction_id: str = ""
+    organizer_pop_id: str = ""
     fields: dict[str, str] = field(default_factory=dict)

@@ -239,6 +239,8 @@ FIELDS = {
     "players": "<players>",
     "rounds": "<pods>",
     "source": "the TOM file",
+    "sanction_id": "<data><id>",
+    "organizer_pop_id": "<data><organizer popid>",
 }
 
 
@@ -290,6 +292,8 @@ def _event_data(t: TdfTournament) -> EventData:
         ),
         source={"tdf": tdf_source(t)},
         fields=dict(FIELDS),
+        sanction_id=e.id,
+        organizer_pop_id=e.organizer_popid,
     )
 
 
@@ -300,11 +304,11 @@ def _raw(pairs: tuple[tuple[str, str], ...]) -> list[list[str]]:
 def tdf_source(t: TdfTournament) -> dict[str, Any]:
     """What the file holds that the app does not model, as JSON for ``Event.source``, so
     the TOM exporter (``tdf_export``) can write it back unchanged: root attributes,
-    ``<data>``, players' raw children, pods' poddata, subgroups and round timings, match
-    timestamps, finals options."""
+    ``<data>`` (the organiser's name; their POP ID and the sanction ID are event fields),
+    players' raw children, pods' poddata, subgroups and round timings, match timestamps,
+    finals options."""
     e = t.event
     return {
-        "id": e.id,
         "version": e.version,
         "mode": e.mode,
         "gametype": e.gametype,
@@ -316,7 +320,7 @@ def tdf_source(t: TdfTournament) -> dict[str, Any]:
             "country": e.country,
             "roundtime": "" if e.roundtime is None else str(e.roundtime),
             "finalsroundtime": "" if e.finalsroundtime is None else str(e.finalsroundtime),
-            "organizer": [e.organizer_popid, e.organizer_name],
+            "organizer_name": e.organizer_name,
             "startdate": e.startdate.strftime("%m/%d/%Y") if e.startdate else "",
         },
         "data_raw": _raw(e.raw),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rulesets
 
+from ..identities import POP_ID_LENGTH, POP_ID_PATTERN, SANCTION_ID_LENGTH, SANCTION_ID_PATTERN
 from ..messages import shown
 from ._checks import one_of
 
@@ -51,6 +52,8 @@ class Event(models.Model):
     """A tournament. ``swiss_rounds`` and ``top_cut_size`` are the announced values (S-2).
 
     ``self_report`` decides what two agreeing player reports do (``SelfReportMode``).
+    ``sanction_id`` and ``organizer_pop_id``: the Play! Pokémon sanction (tournament) ID
+    and the organiser's POP ID, written to the TOM file (``tournaments.identities``).
     """
 
     slug = models.SlugField(max_length=80, unique=True)
@@ -107,6 +110,18 @@ class Event(models.Model):
     planned_tables = models.PositiveIntegerField(
         null=True, blank=True, help_text="Tables in the hall; empty: enough for everyone."
     )
+    sanction_id = models.CharField(
+        _("sanction ID"),
+        max_length=SANCTION_ID_LENGTH,
+        blank=True,
+        help_text="Play! Pokémon tournament ID, e.g. 25-01-000123 (TOM <data><id>).",
+    )
+    organizer_pop_id = models.CharField(
+        _("organiser's POP ID"),
+        max_length=POP_ID_LENGTH,
+        blank=True,
+        help_text="The organiser's Play! Pokémon ID, digits (TOM <organizer popid>).",
+    )
     import_notes = models.JSONField(
         default=list,
         blank=True,
@@ -130,6 +145,14 @@ class Event(models.Model):
             one_of("structure", Structure.values, name="event_structure_valid"),
             one_of("status", EventStatus.values, name="event_status_valid"),
             one_of("self_report", SelfReportMode.values, name="event_self_report_valid"),
+            models.CheckConstraint(
+                condition=Q(sanction_id="") | Q(sanction_id__regex=SANCTION_ID_PATTERN),
+                name="event_sanction_id_format",
+            ),
+            models.CheckConstraint(
+                condition=Q(organizer_pop_id="") | Q(organizer_pop_id__regex=POP_ID_PATTERN),
+                name="event_organizer_pop_id_digits",
+            ),
         ]
 
     def __str__(self) -> str:

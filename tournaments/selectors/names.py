@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Upper
 
+from ..identities import file_ids
 from ..models import Registration
 
 ID_TAIL = 4  # characters of the player id shown after a shared name
@@ -99,3 +100,11 @@ def seat_name(seat: Any) -> str:
     """How players see a seated player (a ``MatchSeat`` with registration and player
     loaded, annotated with ``name_twin`` or not)."""
     return registration_name(seat.registration, bool(getattr(seat, "name_twin", False)))
+
+
+def file_ids_for_event(event_id: int) -> dict[str, str]:
+    """``{external_id: file id}`` of every registration of the event: the id TOM files
+    (``userid``) and CSV files ("player id") carry, the player's Play! Pokémon ID where
+    it names them alone (``identities.file_ids``). One query."""
+    rows = Registration.objects.filter(event_id=event_id).order_by()
+    return file_ids(rows.values_list("external_id", "player__player_id"))

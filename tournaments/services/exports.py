@@ -85,7 +85,8 @@ def event_export(event: Event) -> dict[str, Any]:
     backup at any round, which ``import_event`` continues (INTERFACES.md). ``divisions``
     always holds each division's planned structure (``group``; ``pod``, its older
     spelling, for older readers; ``swiss_rounds`` of Day 1, ``day2_rounds``, ``top_cut``,
-    ``flights``), ``structure`` the S-1 structure, players their ``flight``."""
+    ``flights``), ``structure`` the S-1 structure, players their ``flight``;
+    ``sanction_id`` and ``organizer_pop_id`` the Play! Pokémon IDs ("" when unknown)."""
     return {
         "format": FORMAT,
         "name": event.name,
@@ -95,6 +96,8 @@ def event_export(event: Event) -> dict[str, Any]:
         "date": event.date.isoformat() if event.date else None,
         "location": event.location,
         "third_place_playoff": event.third_place_playoff,
+        "sanction_id": event.sanction_id,
+        "organizer_pop_id": event.organizer_pop_id,
         "divisions": [
             {
                 "code": d.code,

@@ -351,6 +351,8 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
         location=data.location,
         options=data.options,
         source=data.source,
+        sanction_id=data.sanction_id,
+        organizer_pop_id=data.organizer_pop_id,
         status=EventStatus.REGISTRATION,
     )
     if notes:  # official records kept as recorded (formats.checks): shown to staff

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from rulesets import clean_options
 
 from ..errors import InvalidInput
+from ..identities import pop_id_problem, sanction_id_problem
 from ..messages import shown
 from ..models import (
     Event,
@@ -101,12 +102,18 @@ def event_settings_update(
     by: Any,
     self_report: str | None = None,
     options: dict[str, Any] | None = None,
+    sanction_id: str | None = None,
+    organizer_pop_id: str | None = None,
 ) -> Event:
-    """Change the event's settings; each given one is validated, changed and audited.
+    """Change the event's settings; each given one is validated, changed and audited
+    (one ``event.settings`` row holding the old and new value of each change).
 
     self_report: what two agreeing player reports do (``SelfReportMode``).
     options: ruleset options (``Ruleset.options``; ``mtg``: ``mwp_floor`` R-7,
     ``playoffs_in_tiebreakers`` R-8, ``melee_ranking``), merged into the stored ones.
+    sanction_id, organizer_pop_id: the Play! Pokémon sanction ID (``25-01-000123``) and
+    the organiser's POP ID (digits) the TOM file carries (``tournaments.identities``);
+    spaces around them are removed, ``""`` clears one.
     Raises InvalidInput for an unknown setting, option or value, naming it; nothing
     changes then.
     """
@@ -115,22 +122,38 @@ def event_settings_update(
             gettext("%(self_report)r is not a self-reporting setting.")
             % {"self_report": self_report}
         )
+    ids = _play_ids(sanction_id=sanction_id, organizer_pop_id=organizer_pop_id)
     ev = Event.objects.select_for_update().get(pk=event.pk)
-    changes: dict[str, tuple[Any, Any]] = {}
-    if self_report is not None and ev.self_report != self_report:
-        changes["self_report"] = (ev.self_report, self_report)
-        ev.self_report = self_report
+    wanted: dict[str, Any] = {"self_report": self_report, **ids}
     if options is not None:
-        merged = {**ev.options, **_clean_options(ev, options)}
-        if merged != ev.options:
-            changes["options"] = (ev.options, merged)
-            ev.options = merged
+        wanted["options"] = {**ev.options, **_clean_options(ev, options)}
+    changes = {
+        field: (getattr(ev, field), value)
+        for field, value in wanted.items()
+        if value is not None and getattr(ev, field) != value
+    }
     if changes:
+        for field, (_, value) in changes.items():
+            setattr(ev, field, value)
         old = {k: v[0] for k, v in changes.items()}
         new = {k: v[1] for k, v in changes.items()}
         audit_log(event=ev, by=by, action="event.settings", obj=ev, old=old, new=new)
         ev.save(update_fields=list(changes))
     return ev
+
+
+def _play_ids(**values: str | None) -> dict[str, str]:
+    """The Play! Pokémon IDs given (not None), stripped; InvalidInput naming the first
+    that is not one (``identities.sanction_id_problem``, ``pop_id_problem``)."""
+    checks = {"sanction_id": sanction_id_problem, "organizer_pop_id": pop_id_problem}
+    out = {}
+    for field, value in values.items():
+        if value is None:
+            continue
+        if problem := checks[field](value.strip()):
+            raise InvalidInput(problem)
+        out[field] = value.strip()
+    return out
 
 
 def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,13 @@ TOM's defaults (version 1.80, one-day TCG, Swiss rounds type 3 stage 6, eliminat
 rounds type 1). The standings (``<standings>``) are the app's, passed in as the Standings
 JSON: ``tournaments`` does not import ``standings``, its caller computes them.
 
+Identities (issue 20): ``<data><id>`` is ``Event.sanction_id`` and ``<organizer popid>``
+``Event.organizer_pop_id`` (the organiser's name comes from the imported file, if any).
+A player's ``userid`` is their Play! Pokémon ID, else the registration's own id
+(``identities.file_ids``); the document is built with registration ids and renamed last
+(:func:`_with_userids`), since what an imported file left in ``Event.source`` is keyed by
+those.
+
 Two-day events (P-D2-1, P-D2-2, R-3, P-RT-2): an event with Day 2 rounds is written with
 TOM's ``mode="TCG2DAY"``, its ``swiss-day2`` rounds as Swiss rounds (type 3) numbered on
 from Day 1, as TOM writes them. Decision: no element is added for the Day 1 length (TOM
@@ -36,6 +43,7 @@ from ..formats.tdf_export import (
     write_tdf,
 )
 from ..models import Event, Match, Outcome, PairingGroup, Phase, Registration, Round
+from ..selectors.names import file_ids_for_event
 
 #: Divisions of a pod → TOM category (P-AGE-2, P-AGE-3); an open event is written as Masters.
 CATEGORY = {
@@ -265,7 +273,7 @@ def _data(event: Event, src: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     data = src.get("data", {})
     return (
         ("name", event.name),
-        ("id", src.get("id", "")),
+        ("id", event.sanction_id),
         ("city", data.get("city", event.location)),
         ("state", data.get("state", "")),
         ("country", data.get("country", "")),
@@ -282,11 +290,40 @@ def _mode(event: Event, src: dict[str, Any]) -> str:
     return TWO_DAY_MODE if two_day else src.get("mode", "TCG1DAY")
 
 
+def _with_userids(doc: TdfDocument, ids: dict[str, str]) -> TdfDocument:
+    """``doc`` with every registration id (``external_id``) replaced by the player's TOM
+    userid (``ids``, ``identities.file_ids``): players, subgroups, matches and
+    standings."""
+
+    def renamed(players: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(ids.get(p, p) for p in players)
+
+    pods = tuple(
+        replace(
+            pod,
+            subgroups=tuple((n, renamed(g)) for n, g in pod.subgroups),
+            rounds=tuple(
+                replace(r, matches=tuple(replace(m, players=renamed(m.players)) for m in r.matches))
+                for r in pod.rounds
+            ),
+        )
+        for pod in doc.pods
+    )
+    return replace(
+        doc,
+        players=tuple(replace(p, userid=ids.get(p.userid, p.userid)) for p in doc.players),
+        pods=pods,
+        standings=tuple(replace(s, players=renamed(s.players)) for s in doc.standings),
+    )
+
+
 def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
     """The event as a TOM ``.tdf`` file (text). standings: the event's Standings JSON
-    (``standings.services.standings_data``), written as ``<standings>``."""
+    (``standings.services.standings_data``), written as ``<standings>``. Players are
+    written under their Play! Pokémon IDs, the event under its sanction ID and the
+    organiser's POP ID (module docstring)."""
     src = event.source.get("tdf", {})
-    organizer = src.get("data", {}).get("organizer", ["", ""])
+    organizer_name = src.get("data", {}).get("organizer_name", "")
     doc = TdfDocument(
         root=(
             src.get("type", "3"),
@@ -296,7 +333,7 @@ def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
             _mode(event, src),
         ),
         data=_data(event, src),
-        organizer=(organizer[0], organizer[1]),
+        organizer=(event.organizer_pop_id, organizer_name),
         data_raw=_pairs(src.get("data_raw")),
         raw=_pairs(src.get("raw")),
         players=_players(event, src),
@@ -304,4 +341,4 @@ def event_tdf(*, event: Event, standings: dict[str, Any]) -> str:
         standings=_standings(standings),
         cuts=_cuts(event, src),
     )
-    return write_tdf(doc)
+    return write_tdf(_with_userids(doc, file_ids_for_event(event.pk)))

@@ -59,11 +59,24 @@ def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, An
     return context
 
 
+def _settings_form(event: Event, data: Any = None) -> EventSettingsForm:
+    """The settings form with the event's values; the Play! Pokémon IDs only for a
+    ruleset with TOM files."""
+    tom_files = event.rules.features.tom_files
+    initial = {
+        "self_report": event.self_report,
+        "sanction_id": event.sanction_id,
+        "organizer_pop_id": event.organizer_pop_id,
+    }
+    return EventSettingsForm(data, tom_files=tom_files, initial=initial)
+
+
 def _team_page(
     request: HttpRequest,
     event: Event,
     invite: StaffInviteForm | None = None,
     options: EventOptionsForm | None = None,
+    settings: EventSettingsForm | None = None,
 ):
     context = {
         "event": event,
@@ -71,7 +84,7 @@ def _team_page(
         .select_related("user")
         .order_by("role", "user__username"),
         "invite_form": invite or StaffInviteForm(),
-        "settings_form": EventSettingsForm(initial={"self_report": event.self_report}),
+        "settings_form": settings or _settings_form(event),
         "options_form": options or _options_form(event),
         "ruleset": get_ruleset(event.ruleset),
         "structure": structure_recommendation(request, event),
@@ -127,14 +140,19 @@ def team_remove(request: HttpRequest, event: Event, staff_id: int) -> HttpRespon
 @require_POST
 @event_staff_required("manage")
 def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
-    """Save the self-reporting setting."""
-    form = EventSettingsForm(request.POST)
+    """Save the self-reporting setting and, for Pokémon, the sanction ID and the
+    organiser's POP ID (``services.event_settings_update``, audited); a refused value is
+    shown beside its field."""
+    form = _settings_form(event, request.POST)
     if form.is_valid():
-        services.event_settings_update(event=event, by=request.user, **form.cleaned_data)
-        messages.success(request, gettext("Settings saved."))
-    else:
-        messages.error(request, gettext("Choose one of the settings."))
-    return redirect("staff:team", event.slug)
+        try:
+            services.event_settings_update(event=event, by=request.user, **form.cleaned_data)
+        except MatchslipError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, gettext("Settings saved."))
+            return redirect("staff:team", event.slug)
+    return _team_page(request, event, settings=form)
 
 
 @require_POST

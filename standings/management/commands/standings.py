@@ -5,6 +5,7 @@ import re
 
 from django.core.management.base import BaseCommand, CommandError
 
+from standings.adapters import DECIMALS
 from standings.services import standings_data
 from tournaments.models import Event
 
@@ -12,7 +13,8 @@ _NUM = re.compile(r'"__num__(-?[0-9.]+)"')
 
 
 def dumps_with_six_decimals(data: dict) -> str:
-    """JSON text where every tiebreaker is written with at least 6 decimals (INTERFACES.md)."""
+    """JSON text where every tiebreaker is written with at least ``DECIMALS`` (6) decimals
+    (INTERFACES.md)."""
 
     def fix(obj):
         if isinstance(obj, dict):
@@ -20,7 +22,8 @@ def dumps_with_six_decimals(data: dict) -> str:
         if isinstance(obj, list):
             return [fix(v) for v in obj]
         if isinstance(obj, float):
-            return f"__num__{obj:.6f}" if len(repr(obj).split(".")[-1]) < 6 else f"__num__{obj!r}"
+            short = len(repr(obj).split(".")[-1]) < DECIMALS
+            return f"__num__{obj:.{DECIMALS}f}" if short else f"__num__{obj!r}"
         return obj
 
     return _NUM.sub(r"\1", json.dumps(fix(data), indent=2, ensure_ascii=False))
