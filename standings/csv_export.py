@@ -14,6 +14,7 @@ import csv
 import io
 from typing import Any
 
+from tournaments.formats.spreadsheet import safe_rows
 from tournaments.models import Event, Outcome, Round
 from tournaments.selectors.names import file_ids_for_event
 
@@ -108,7 +109,8 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
 
 
 def csv_text(rows: list[list[str]]) -> str:
-    """The rows as CSV text (write it with :data:`ENCODING`, or encode it so)."""
+    """The rows as CSV text (write it with :data:`ENCODING`, or encode it so); a cell a
+    spreadsheet would run as a formula is written as text (``formats.spreadsheet``)."""
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
+    csv.writer(buffer).writerows(safe_rows(rows))  # never a formula in a spreadsheet
     return buffer.getvalue()

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from ..formats.spreadsheet import safe_cell
 from ..forms import AuditFilterForm
 from ..models import Event
 from ..permissions import event_staff_required
@@ -50,7 +51,8 @@ def audit(request: HttpRequest, event: Event) -> HttpResponse:
 @require_safe
 @event_staff_required("audit")
 def audit_csv(request: HttpRequest, event: Event) -> HttpResponse:
-    """Every audit row matching the filters as CSV (UTF-8, one header line)."""
+    """Every audit row matching the filters as CSV (UTF-8, one header line); a cell a
+    spreadsheet would run as a formula is written as text (``formats.spreadsheet``)."""
     _, f = _filter(request, event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-audit.csv"'
@@ -58,15 +60,18 @@ def audit_csv(request: HttpRequest, event: Event) -> HttpResponse:
     writer.writerow(["at", "who", "action", "object", "round", "old", "new", "reason"])
     for ln in audit_for_staff(event, f):
         writer.writerow(
-            [
-                ln.at.isoformat(),
-                ln.who,
-                ln.action,
-                ln.subject,
-                ln.round_number or "",
-                ln.old,
-                ln.new,
-                ln.reason,
-            ]
+            map(
+                safe_cell,
+                [
+                    ln.at.isoformat(),
+                    ln.who,
+                    ln.action,
+                    ln.subject,
+                    ln.round_number or "",
+                    ln.old,
+                    ln.new,
+                    ln.reason,
+                ],
+            )
         )
     return response
