@@ -5,7 +5,10 @@ Run on demand (not part of the test suite), on PostgreSQL and Redis::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench REDIS_URL=redis://127.0.0.1:6379/6 \\
         .venv/bin/python bench/live.py [--phones 3000] [--players 2048] \\
         [--page pairings|player|both] [--scorekeepers 20] [--slip-rate 10] [--seconds 240] \\
-        [--fallback] [--player-part] [--clients N] [--keep]
+        [--fallback] [--player-part] [--clients N] [--proxy] [--keep]
+
+With ``--proxy``, Debian's nginx must be installed (``apt-get install -y nginx``; the
+system service is not used and need not run).
 
 Diagnoses: ``--slip-rate 0`` (no slips: the push and the page fetches alone) and
 ``--notice-only`` (phones fetch nothing; "current" is the notice's arrival: the build
@@ -30,6 +33,19 @@ Then it starts, each in its own process group on 127.0.0.1 and stopped in a ``fi
 uvloop, httptools, no access log), gunicorn with ``--workers 2 --threads 8`` (gthread)
 for pages and slips, and one Celery worker (concurrency 1) for the public-page builds.
 The file-descriptor limit is raised to its hard limit here and inherited by them.
+
+With ``--proxy``, nginx is in front as in production: a process of its own
+(``nginx -c <conf> -p <dir> -g 'daemon off;'``, in its own process group, stopped with
+the others) on a free port (``--proxy-port``), its configuration ``deploy/nginx.conf``
+with the upstreams (``$web``, ``$live``) set to gunicorn's and uvicorn's ports here, no
+``resolver``, ``listen`` on 127.0.0.1 (``backlog=4096``, as the other servers here),
+and the cache, temporary files, pid and error log in ``<logs>/nginx/`` (no access log).
+Phones, scorekeepers and the organiser then talk only to nginx: the streams
+(``/e/…/live/``) go unbuffered to uvicorn, the rest to gunicorn, the public pages
+cached per their ``Cache-Control`` with ``proxy_cache_lock``. The line then has
+``"proxy": true``, nginx's CPU and memory beside the other servers', the cache status
+of the phones' fetches (``fetch_cache:HIT`` etc. in ``phone_statuses``, from
+``X-Cache``) and the count of nginx's error-log lines per level (``nginx_log``).
 
 The phones (asyncio on uvloop, raw HTTP/1.1; ``--clients`` processes, default one per
 2,000 phones) each hold one stream on uvicorn: with ``--page both`` (the default) half
@@ -62,7 +78,7 @@ With ``--fallback`` the phones hold no stream: each polls ``?once=1`` on the sam
 page part the same way on a newer version.
 
 Prints one JSON line (``"bench": "live_push"``, or ``"live_poll"`` with ``--fallback``):
-phones, page, the latency percentiles of the phones that got the new round (``p50_s``,
+phones, page, ``proxy``, the latency percentiles of the phones that got the new round (``p50_s``,
 ``p95_s``, ``p99_s``, ``max_s``), ``current`` and ``missed`` (with ``missed_why``), the
 same split per page with ``--page both``, where the time goes (``notice_*``: publish to
 the notice reaching the phone, which includes the build on the worker; ``fetch_*``:
@@ -88,9 +104,12 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import secrets
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -235,12 +254,14 @@ class Phones:
         started = time.monotonic()
         headers = ["HX-Request: true", GZIP_HEADER, "Accept: */*"]
         try:
-            status, _, body = await get(self.cfg["web_port"], self.part(i, version), headers)
+            status, fields, body = await get(self.cfg["web_port"], self.part(i, version), headers)
         except (OSError, TimeoutError, ValueError) as e:
             self.statuses[f"fetch:{type(e).__name__}"] += 1
             record.setdefault("why", "fetch_failed")
             return
         self.statuses[f"fetch:{status}"] += 1
+        if "x-cache" in fields:  # behind nginx (--proxy): HIT, MISS, EXPIRED, ...
+            self.statuses[f"fetch_cache:{fields['x-cache']}"] += 1
         if "current" in record:
             return
         if status == 200 and self.label in body:
@@ -257,13 +278,15 @@ class Phones:
         target = f"/e/{self.cfg['slug']}/p/{token}/?part=live&live=public-{version}"
         started = time.monotonic()
         try:
-            status, _, _ = await get(
+            status, fields, _ = await get(
                 self.cfg["web_port"], target, ["HX-Request: true", GZIP_HEADER]
             )
         except (OSError, TimeoutError, ValueError) as e:
             self.statuses[f"player_part:{type(e).__name__}"] += 1
             return
         self.statuses[f"player_part:{status}"] += 1
+        if "x-cache" in fields:
+            self.statuses[f"player_part_cache:{fields['x-cache']}"] += 1
         self.part_ms.append((time.monotonic() - started) * 1000)
 
     # push: one stream per phone ------------------------------------------------------
@@ -542,6 +565,80 @@ def start_servers(
             "--without-mingle", "--without-heartbeat",
         ],
     )  # fmt: skip
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (the kernel's pick)."""
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def nginx_binary() -> str | None:
+    """Debian's nginx (/usr/sbin, maybe not on PATH)."""
+    return shutil.which("nginx", path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin"]))
+
+
+def nginx_conf(source: str, port: int, web_port: int, stream_port: int, prefix: Path) -> str:
+    """``deploy/nginx.conf`` (``source``) for this bench: the upstreams on 127.0.0.1
+    (``web_port``: gunicorn, ``stream_port``: uvicorn), no ``resolver`` (addresses, not
+    names), ``listen`` on 127.0.0.1:``port``, and the cache, temporary files, pid and
+    error log under ``prefix``, no access log. Anything else as in production; a line
+    that is not found exactly once is an error (the bench would measure something else)."""
+
+    def sub(pattern: str, replacement: str, text: str) -> str:
+        out, n = re.subn(pattern, lambda _: replacement, text, flags=re.MULTILINE)
+        if n != 1:
+            raise RuntimeError(f"deploy/nginx.conf: {pattern!r} matched {n} times, not once")
+        return out
+
+    conf = sub(r"set \$web http://web:8000;", f"set $web http://{HOST}:{web_port};", source)
+    conf = sub(r"set \$live http://live:8001;", f"set $live http://{HOST}:{stream_port};", conf)
+    conf = sub(r"^[ \t]*resolver [^;]*;[ \t]*\n", "", conf)
+    conf = sub(r"listen 80;", f"listen {HOST}:{port} backlog=4096;", conf)
+    conf = sub(r"proxy_cache_path /var/cache/nginx/matchslip ", f"proxy_cache_path {prefix}/cache ",
+               conf)  # fmt: skip
+    conf = sub(
+        r"^worker_processes ",
+        f"pid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\nworker_processes ",
+        conf,
+    )
+    temp = "".join(
+        f"    {kind}_temp_path {prefix}/{kind};\n"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    include = "    include /etc/nginx/mime.types;\n"
+    return sub(r"^[ \t]*include /etc/nginx/mime\.types;\n", f"{include}    access_log off;\n{temp}",
+               conf)  # fmt: skip
+
+
+def start_proxy(servers: Servers, binary: str, port: int, web_port: int, stream_port: int) -> Path:
+    """nginx in front (``--proxy``), its directory ``<logs>/nginx``; the configuration
+    is checked first (``nginx -t``), its complaint raised."""
+    prefix = servers.logs / "nginx"
+    prefix.mkdir()
+    # nginx's workers run as nobody (its master is root here): they cross the log folder
+    # (mkdtemp's 0700) to the cache and temporary folders, which the master creates.
+    servers.logs.chmod(0o711)
+    prefix.chmod(0o755)
+    conf = prefix / "nginx.conf"
+    source = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf.write_text(nginx_conf(source, port, web_port, stream_port, prefix))
+    base = [binary, "-c", str(conf), "-p", f"{prefix}/", "-e", str(prefix / "error.log")]
+    check = subprocess.run([*base, "-t"], capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        raise RuntimeError(f"nginx -t: {check.stderr.strip()}")
+    servers.start("nginx", [*base, "-g", "daemon off;"])
+    return prefix
+
+
+def nginx_log(prefix: Path) -> dict[str, int]:
+    """Lines of nginx's error log per level (``[warn]``, ``[error]``, ...)."""
+    try:
+        text = (prefix / "error.log").read_text(errors="replace")
+    except OSError:
+        return {}
+    return dict(Counter(re.findall(r"^\S+ \S+ \[(\w+)\]", text, flags=re.MULTILINE)))
 
 
 # --- /proc ---------------------------------------------------------------------------
@@ -965,11 +1062,17 @@ def run(
 
     t = time.perf_counter()
     start_servers(servers, args.stream_port, args.web_port, args.workers, args.threads)
+    probes = [(args.web_port, "/"), (args.stream_port, f"/e/{event.slug}/live/?once=1")]
+    # What phones and staff talk to: nginx with --proxy (both ports), else the servers.
+    front_web, front_stream = args.web_port, args.stream_port
+    if args.proxy:
+        args.nginx_dir = start_proxy(
+            servers, args.nginx, args.proxy_port, args.web_port, args.stream_port
+        )
+        front_web = front_stream = args.proxy_port
+        probes += [(args.proxy_port, path) for _, path in probes]
     probe = Staff(args.web_port, timeout=5)
-    for port, path in (
-        (args.web_port, "/"),
-        (args.stream_port, f"/e/{event.slug}/live/?once=1"),
-    ):
+    for port, path in probes:
         probe.base = f"http://{HOST}:{port}"
 
         def up(path: str = path) -> bool:
@@ -988,8 +1091,8 @@ def run(
 
     # Staff sign in (a password check each: before the measurement).
     t = time.perf_counter()
-    boss = Staff(args.web_port)
-    keeper_clients = [Staff(args.web_port) for _ in keepers]
+    boss = Staff(front_web)
+    keeper_clients = [Staff(front_web) for _ in keepers]
     sign_in_all([(boss, organiser), *zip(keeper_clients, keepers, strict=True)], clock)
     line["sign_in_s"] = round(time.perf_counter() - t, 1)
 
@@ -999,7 +1102,7 @@ def run(
     token = event.registrations.values_list("report_token", flat=True).first()
     for path in (f"/e/{event.slug}/pairings/", f"/e/{event.slug}/p/{token}/table/"):
         req = urllib.request.Request(
-            f"http://{HOST}:{args.web_port}{path}", headers={"HX-Request": "true"}
+            f"http://{HOST}:{front_web}{path}", headers={"HX-Request": "true"}
         )
         with urllib.request.urlopen(req, timeout=10) as resp:
             body = resp.read().decode()
@@ -1019,8 +1122,8 @@ def run(
     n = args.clients or max(1, math.ceil(args.phones / 2000))
     for c in range(n):
         config = {
-            "stream_port": args.stream_port,
-            "web_port": args.web_port,
+            "stream_port": front_stream,
+            "web_port": front_web,
             "slug": event.slug,
             "label": label,
             "public": public,
@@ -1052,6 +1155,8 @@ def run(
 
     roots = {"uvicorn": servers.procs["uvicorn"].pid, "gunicorn": servers.procs["gunicorn"].pid,
              "celery": servers.procs["celery"].pid}  # fmt: skip
+    if "nginx" in servers.procs:
+        roots["nginx"] = servers.procs["nginx"].pid
     roots.update({f"client_{c}": cl.proc.pid for c, cl in enumerate(clients)})
     usage = Usage(roots)
     sessions_before = pg_sessions()
@@ -1070,6 +1175,7 @@ def run(
                         within=min(window, clock.left() - 15))  # fmt: skip
         waited = time.monotonic() - t0
         cpu, rss, busy = usage.delta()
+        held = {k: threads(servers.procs[k].pid) for k in ("uvicorn", "gunicorn")}
         line["window_pg_sessions"] = pg_sessions() - sessions_before
         load = [round(v, 2) for v in os.getloadavg()]
         end = time.monotonic()
@@ -1114,13 +1220,15 @@ def run(
     line["server_cpu_s"] = {k: v for k, v in cpu.items() if not k.startswith("client")}
     line["server_rss_mb"] = {k: v for k, v in rss.items() if not k.startswith("client")}
     line["client_cpu_s"] = {k: v for k, v in cpu.items() if k.startswith("client")}
-    line["server_threads"] = {k: threads(servers.procs[k].pid) for k in ("uvicorn", "gunicorn")}
+    line["server_threads"] = held  # at the end of the window, the streams still open
     line["machine_busy_pct"] = busy
     line["load_avg"] = load
     server_errors = sum(n for key, n in statuses.items() if key.split(":")[1].startswith("5"))
     server_errors += sum(1 for _, _, st in slips if st >= 500) + (status >= 500)
     line["answers_5xx"] = server_errors
     line["servers_alive"] = sorted(set(servers.procs) - set(servers.dead()))
+    if args.proxy:
+        line["nginx_log"] = nginx_log(args.nginx_dir)
 
 
 def main() -> int:
@@ -1144,6 +1252,10 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=8, help="threads per gunicorn worker")
     parser.add_argument("--stream-port", type=int, default=8491)
     parser.add_argument("--web-port", type=int, default=8492)
+    parser.add_argument("--proxy", action="store_true",
+                        help="nginx in front, as deploy/nginx.conf (caching reverse proxy)")  # fmt: skip
+    parser.add_argument("--proxy-port", type=int, default=0,
+                        help="nginx's port with --proxy (default: a free one)")  # fmt: skip
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -1154,6 +1266,11 @@ def main() -> int:
     base = os.environ.get("DATABASE_URL", "")
     if not base.startswith("postgres") or not args.redis_url:
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL (a Redis database of your own).")
+    if args.proxy:
+        args.nginx = nginx_binary()
+        if args.nginx is None:
+            sys.exit("--proxy needs nginx: apt-get install -y nginx")
+        args.proxy_port = args.proxy_port or free_port()
     load_start = [round(v, 2) for v in os.getloadavg()]
     soft, hard = raise_fd_limit()
     clock = Clock(args.seconds)
@@ -1169,6 +1286,7 @@ def main() -> int:
         "scorekeepers": args.scorekeepers,
         "slip_rate": args.slip_rate,
         "gunicorn": f"--workers {args.workers} --threads {args.threads}",
+        "proxy": args.proxy,
         **({"notice_only": True} if args.notice_only else {}),
         "fd_limit_bench": soft,
         "load_avg_start": load_start,

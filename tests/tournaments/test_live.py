@@ -299,3 +299,76 @@ def test_read_changed_reads_only_rows_changed_since(organiser):
     live.bump(ev.pk, ["public"])
     assert Change(ev.pk, "public", 1) in read_changed(timezone.now() - timedelta(seconds=5))
     assert read_changed(timezone.now() + timedelta(seconds=5)) == []
+
+
+# --- the ASGI fast path -------------------------------------------------------------------
+
+
+def _asgi(app, path: str, query: str = "", headers=(), disconnect_after: float | None = None):
+    """Run one request through the ASGI ``app``; returns (status, headers, body chunks)."""
+    from tournaments.live.asgi import live_router  # noqa: F401  (the app under test)
+
+    async def run():
+        sent = []
+        gone = asyncio.Event()
+
+        async def receive():
+            if disconnect_after is None:
+                await asyncio.Event().wait()
+            await asyncio.sleep(disconnect_after)
+            gone.set()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "query_string": query.encode(),
+            "headers": list(headers),
+        }
+        await asyncio.wait_for(app(scope, receive, send), 10)
+        return sent
+
+    sent = asyncio.run(run())
+    start = sent[0]
+    return start["status"], dict(start["headers"]), [m.get("body", b"") for m in sent[1:]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_router_answers_public_and_player_streams_before_django(organiser):
+    from tournaments.live.asgi import live_router
+
+    calls = []
+
+    async def django(scope, receive, send):
+        calls.append(scope["path"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"django"})
+
+    app = live_router(django)
+    ev = factories.event_with_players(2, by=organiser)
+    reg = ev.registrations.first()
+    assert _asgi(app, f"/e/{ev.slug}/staff/live/")[2] == [b"django"]  # needs the session
+    assert _asgi(app, f"/e/{ev.slug}/pairings/")[2] == [b"django"]
+    assert calls == [f"/e/{ev.slug}/staff/live/", f"/e/{ev.slug}/pairings/"]
+    assert _asgi(app, "/e/nope/live/")[0] == 404
+    assert _asgi(app, f"/e/{ev.slug}/p/nope/live/")[0] == 404
+
+    status, headers, body = _asgi(app, f"/e/{ev.slug}/p/{reg.report_token}/live/", "once=1")
+    assert status == 200 and json.loads(body[0])["versions"] == {
+        "finished": 0,
+        "me": 0,
+        "public": 0,
+    }
+    public_etag = _asgi(app, f"/e/{ev.slug}/live/", "once=1")[1][b"etag"]
+    assert _asgi(app, f"/e/{ev.slug}/live/", "once=1", [(b"if-none-match", public_etag)])[0] == 304
+
+    hub = hub_module.hub()
+    status, headers, body = _asgi(app, f"/e/{ev.slug}/live/", "public=0", disconnect_after=0.3)
+    assert status == 200 and headers[b"content-type"] == b"text/event-stream"
+    assert headers[b"x-accel-buffering"] == b"no"
+    assert body[0].startswith(b"retry: 2000\nevent: hello")
+    assert all(x.event_id != ev.pk for g in hub._listeners.values() for x in g)  # left at once

@@ -31,6 +31,8 @@ from .versions import FINISHED, PLAYER_PREFIX, Change
 KEEPALIVE_SECONDS = 15
 LIFETIME_SECONDS = 600
 RETRY_MS = 2000  # the browser's wait before it connects again after a drop
+# The answer's headers: an event stream, never stored, passed on at once by nginx.
+STREAM_HEADERS = (("Cache-Control", "no-cache, no-store"), ("X-Accel-Buffering", "no"))
 # Pages whose refresh needs the database (a player's own section) spread it over
 # ``open connections / SPREAD_PER_SECOND`` seconds, at most ``SPREAD_MAX_SECONDS``: the
 # prebuilt public pages and a player's table need no spreading.

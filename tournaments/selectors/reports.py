@@ -119,16 +119,20 @@ def _reports_query():
     )
 
 
-def reports_for_round(round_id: int) -> dict[int, ReportSummary]:
-    """``{match id: ReportSummary}`` for the tables of a round with any report, a drawn
-    match in the ruleset's word. 2 queries."""
-    matches = (
-        _with_seats(Match.objects.filter(round_id=round_id))
-        .select_related("round__event")
-        .in_bulk()
-    )
+def reports_for_round(
+    round_id: int, match_ids: list[int] | None = None
+) -> dict[int, ReportSummary]:
+    """``{match id: ReportSummary}`` for the tables of a round with any report (only those
+    of ``match_ids`` when given: a slip's answer redraws one row, and reading a 500-table
+    round for it cost most of the slip), a drawn match in the ruleset's word. 2 queries."""
+    matches_query = Match.objects.filter(round_id=round_id)
+    reports_query = _reports_query().filter(match__round_id=round_id)
+    if match_ids is not None:
+        matches_query = matches_query.filter(pk__in=match_ids)
+        reports_query = reports_query.filter(match_id__in=match_ids)
+    matches = _with_seats(matches_query).select_related("round__event").in_bulk()
     draw = draw_word(next(iter(matches.values())).round.event) if matches else "Draw"
-    return _summaries(list(_reports_query().filter(match__round_id=round_id)), matches, draw)
+    return _summaries(list(reports_query), matches, draw)
 
 
 @dataclass(frozen=True)

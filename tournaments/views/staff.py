@@ -481,7 +481,7 @@ def slip_response(
     context = {
         "event": event,
         "m": view,
-        "reports": reports_for_round(rnd.pk),
+        "reports": reports_for_round(rnd.pk, match_ids=[match.pk]),
         "error": error,
         "missing": missing,
         "round": rnd,
