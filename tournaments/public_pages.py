@@ -409,6 +409,19 @@ def names(slug: str, current: Pointer, language: str) -> list[NameEntry] | None:
     return None if rows is None else [NameEntry(*row) for row in rows]
 
 
+def seats(
+    slug: str, current: Pointer, wanted: list[tuple[str, str]]
+) -> dict[tuple[str, str], list[NameEntry]]:
+    """Where each ``(language, token)`` of ``wanted`` sits, in one cache read; those not
+    stored are left out (``live.seats`` pushes a thousand phones their tables at once)."""
+    keys = {
+        _versioned(slug, current.version, _seat_part(lang, tok)): (lang, tok)
+        for lang, tok in wanted
+    }
+    found: dict[str, list[NameRow]] = cache.get_many(list(keys))
+    return {keys[k]: [NameEntry(*row) for row in rows] for k, rows in found.items()}
+
+
 def seat(slug: str, current: Pointer, language: str, token: str) -> list[NameEntry] | None:
     """Where the player with ``token`` sits (empty: not seated), in ``language``; None
     when not stored (or not built in that language)."""

@@ -23,7 +23,9 @@
   "use strict";
   if (!window.htmx || !window.EventSource || !window.EventTarget) return;
 
-  var NAMES = ["hello", "public", "staff", "clock", "results", "me", "finished"];
+  // "seat": a player's own table pushed as HTML (swapped in by sse-swap); "seatfetch":
+  // the same, to be fetched (it was not ready to push).
+  var NAMES = ["hello", "public", "staff", "clock", "results", "me", "seat", "seatfetch", "finished"];
   var HELLO_WAIT_MS = 5000;
   var RETRY_MAX_MS = 30000;
   var PUSH_AGAIN_MS = 60000;
@@ -104,6 +106,10 @@
 
     // A topic's new version (from push or a poll): handed to the page once.
     take(name, data) {
+      if (name === "seat") {  // HTML, not a version: handed on as it came
+        this.dispatchEvent(new MessageEvent(name, { data: String(data) }));
+        return;
+      }
       var version = versionOf(data);
       if (version <= (this.known[name] || 0)) return;
       this.known[name] = version;

@@ -372,3 +372,49 @@ def test_the_asgi_router_answers_public_and_player_streams_before_django(organis
     assert headers[b"x-accel-buffering"] == b"no"
     assert body[0].startswith(b"retry: 2000\nevent: hello")
     assert all(x.event_id != ev.pk for g in hub._listeners.values() for x in g)  # left at once
+
+
+# --- a player's table pushed in their stream ------------------------------------------------
+
+
+def test_a_players_table_comes_before_the_public_notice_or_is_asked_for():
+    from tournaments.live.seats import SeatChange
+
+    stream = Stream(7, frozenset({"public", "reg:3"}), {"public": 4}, seat=("cup", "en", "t"))
+    html = '<section id="my-table">Table <strong>5</strong></section>'
+    out = stream.changes([SeatChange(7, "seat", 5, html), Change(7, "public", 5)]).decode()
+    assert out.startswith(f"event: seat\ndata: {html}\n\nevent: public\ndata: 5 ")
+    again = Stream(7, frozenset({"public"}), {"public": 4}, seat=("cup", "en", "t"))
+    out = again.changes([SeatChange(7, "seat", 5, ""), Change(7, "public", 5)]).decode()
+    assert out.startswith("event: seatfetch\ndata: 5\n\nevent: public")
+    assert stream.changes([SeatChange(7, "seat", 5, html)]) == b""  # not newer: nothing
+
+
+def test_the_hub_pushes_each_player_page_its_table_in_its_language(organiser):
+    from tournaments.public_pages import public_pages_refresh
+
+    ev = factories.event_with_players(4, by=organiser)
+    factories.round_in_order(ev, by=organiser)
+    public_pages_refresh(ev.pk)
+    regs = list(ev.registrations.order_by("pk"))
+    hub = Hub(poll_seconds=3600)
+    got = {}
+    try:
+        for reg, language in ((regs[0], "en"), (regs[3], "es")):
+            listener = Listener(
+                ev.pk,
+                frozenset({"public", f"reg:{reg.pk}"}),
+                lambda cs, k=language: got.setdefault(k, cs),
+                seat=(ev.slug, language, reg.report_token),
+            )
+            hub.subscribe(listener)
+        hub.subscribe(Listener(ev.pk, frozenset({"public"}), lambda cs: got.setdefault("page", cs)))
+        hub.publish([Change(ev.pk, "public", 9)])
+    finally:
+        hub.stop()
+    english, spanish = got["en"][0].html, got["es"][0].html
+    assert "Table <strong>1</strong>" in english and "Player 002" in english
+    assert "Mesa <strong>2</strong>" in spanish and "Player 003" in spanish
+    assert "\n" not in english and 'sse-swap="seat"' in english
+    assert got["en"][1] == Change(ev.pk, "public", 9)
+    assert got["page"] == [Change(ev.pk, "public", 9)]  # a public page gets no table

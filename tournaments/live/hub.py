@@ -44,22 +44,29 @@ log = logging.getLogger(__name__)
 @dataclass(eq=False)
 class Listener:
     """One open connection: ``event_id``, the ``topics`` it follows, and ``deliver``
-    (called from any thread with a list of changes for it)."""
+    (called from any thread with a list of changes for it); ``seat`` (a player's page:
+    ``(event slug, language, report token)``) has their table pushed with each public
+    change (``live.seats``)."""
 
     event_id: int
     topics: frozenset[str]
     deliver: Callable[[list[Change]], None]
     closed: bool = field(default=False)
+    seat: tuple[str, str, str] | None = None
 
 
-def thread_listener(event_id: int, topics: Iterable[str]) -> tuple[Listener, queue.SimpleQueue]:
+def thread_listener(
+    event_id: int, topics: Iterable[str], seat: tuple[str, str, str] | None = None
+) -> tuple[Listener, queue.SimpleQueue]:
     """A listener for a WSGI thread, and the queue its changes arrive on (``None``: the
     hub is stopping)."""
     inbox: queue.SimpleQueue = queue.SimpleQueue()
-    return Listener(event_id, frozenset(topics), inbox.put), inbox
+    return Listener(event_id, frozenset(topics), inbox.put, seat=seat), inbox
 
 
-def loop_listener(event_id: int, topics: Iterable[str]) -> tuple[Listener, asyncio.Queue]:
+def loop_listener(
+    event_id: int, topics: Iterable[str], seat: tuple[str, str, str] | None = None
+) -> tuple[Listener, asyncio.Queue]:
     """A listener for an ASGI connection on the running event loop, and the queue its
     changes arrive on (``None``: the hub is stopping)."""
     loop = asyncio.get_running_loop()
@@ -69,7 +76,7 @@ def loop_listener(event_id: int, topics: Iterable[str]) -> tuple[Listener, async
         with contextlib.suppress(RuntimeError):  # the loop is closed: the connection is gone
             loop.call_soon_threadsafe(inbox.put_nowait, changes)
 
-    return Listener(event_id, frozenset(topics), deliver), inbox
+    return Listener(event_id, frozenset(topics), deliver, seat=seat), inbox
 
 
 class Hub:
@@ -125,8 +132,11 @@ class Hub:
                 fresh.setdefault(c.event_id, []).append(c)
             targets = [(list(self._listeners.get(e, ())), cs) for e, cs in fresh.items()]
         for listeners, cs in targets:
+            pushed = _seats(listeners, cs)
             for listener in listeners:
                 mine = [c for c in cs if c.topic in listener.topics]
+                if listener in pushed:
+                    mine.insert(0, pushed[listener])
                 if mine and not listener.closed:
                     listener.deliver(mine)
 
@@ -187,6 +197,30 @@ class Hub:
             except Exception:  # noqa: BLE001 - Redis down: the table read still carries changes
                 log.info("Live pages: Redis pub/sub unavailable, reading the table only")
                 stop.wait(2.0)
+
+
+def _seats(listeners: list[Listener], changes: list[Change]) -> dict[Listener, Change]:
+    """For a public change: each player page's own table (``live.seats``), read for all
+    of this event's player pages at once; a table not stored is asked to be fetched
+    (``html`` empty). A cache failure costs only the push: every page is asked to fetch."""
+    from .seats import SeatChange, seat_html
+    from .versions import PUBLIC
+
+    public = next((c for c in changes if c.topic == PUBLIC), None)
+    players = [x for x in listeners if x.seat is not None and not x.closed]
+    if public is None or not players:
+        return {}
+    seats = {x: x.seat for x in players if x.seat is not None}
+    slug = next(iter(seats.values()))[0]
+    try:
+        html = seat_html(slug, [(lang, token) for _slug, lang, token in seats.values()])
+    except Exception:  # noqa: BLE001 - the cache is down: the pages fetch their tables
+        log.warning("Live pages: could not read the players' tables", exc_info=True)
+        html = {}
+    return {
+        x: SeatChange(public.event_id, "seat", public.version, html.get((lang, token), ""))
+        for x, (_slug, lang, token) in seats.items()
+    }
 
 
 def read_changed(since: dt.datetime) -> list[Change]:

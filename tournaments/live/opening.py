@@ -12,6 +12,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from ..models import Event, EventStatus, Registration
 from .stream import Stream, event_name
 from .versions import FINISHED, OPTIONAL_PUBLIC, PUBLIC, current, player_topic
@@ -19,8 +21,7 @@ from .versions import FINISHED, OPTIONAL_PUBLIC, PUBLIC, current, player_topic
 
 @dataclass(frozen=True)
 class Opening:
-    """A stream to open: its state and the versions now; ``language`` the page's (a
-    player's pushed table is in it)."""
+    """A stream to open: its state and the versions now (``token``: a player's)."""
 
     stream: Stream
     now: dict[str, int]
@@ -56,9 +57,12 @@ def public_opening(slug: str, query: Mapping[str, str]) -> Opening | None:
     return opening(event, frozenset({PUBLIC, FINISHED, *asked}), query, ends=True)
 
 
-def player_opening(slug: str, token: str, query: Mapping[str, str]) -> Opening | None:
-    """A player's own page's stream (``public``, ``finished``, their ``me``), or None for
-    an unknown token. 2 queries."""
+def player_opening(
+    slug: str, token: str, query: Mapping[str, str], language: str = ""
+) -> Opening | None:
+    """A player's own page's stream (``public``, ``finished``, their ``me``; their table
+    pushed in ``language`` with each public change), or None for an unknown token.
+    2 queries."""
     reg = (
         Registration.objects.filter(event__slug=slug, report_token=token)
         .select_related("event")
@@ -68,7 +72,9 @@ def player_opening(slug: str, token: str, query: Mapping[str, str]) -> Opening |
     if reg is None:
         return None
     topics = frozenset({PUBLIC, FINISHED, player_topic(reg.pk)})
-    return opening(reg.event, topics, query, ends=True, token=token)
+    opened = opening(reg.event, topics, query, ends=True, token=token)
+    opened.stream.seat = (slug, language or settings.LANGUAGE_CODE, token)
+    return opened
 
 
 def versions_body(opened: Opening) -> tuple[bytes, str]:

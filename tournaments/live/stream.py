@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 
 from .hub import hub, loop_listener, thread_listener
-from .versions import FINISHED, PLAYER_PREFIX, Change
+from .versions import FINISHED, PLAYER_PREFIX, PUBLIC, Change
 
 KEEPALIVE_SECONDS = 15
 LIFETIME_SECONDS = 600
@@ -59,6 +59,7 @@ class Stream:
     topics: frozenset[str]
     known: dict[str, int]
     finished: bool = False
+    seat: tuple[str, str, str] | None = None  # a player's page: (slug, language, token)
     done: bool = field(default=False, init=False)
 
     def opening(self, now: dict[str, int]) -> bytes:
@@ -89,12 +90,24 @@ class Stream:
         return "".join(out).encode()
 
     def changes(self, changes: list[Change]) -> bytes:
-        return self.newer({c.topic: c.version for c in changes})
+        """Messages for ``changes``; a player's table (``seat``: its HTML, or
+        ``seatfetch`` when it must be fetched) comes before the public notice it goes
+        with, and only with a public change newer than the page's."""
+        head = ""
+        for c in changes:
+            if c.topic == "seat" and c.version > self.known.get(PUBLIC, 0):
+                html = getattr(c, "html", "")
+                if html:
+                    head += f"event: seat\ndata: {html}\n\n"
+                else:
+                    head += f"event: seatfetch\ndata: {c.version}\n\n"
+        rest = self.newer({c.topic: c.version for c in changes if c.topic != "seat"})
+        return head.encode() + rest
 
 
 def events_sync(stream: Stream, now: dict[str, int]) -> Iterator[bytes]:
     """The stream for a WSGI server thread: blocks on a queue between messages."""
-    listener, inbox = thread_listener(stream.event_id, stream.topics)
+    listener, inbox = thread_listener(stream.event_id, stream.topics, stream.seat)
     seen = hub().subscribe(listener)
     try:
         yield stream.opening(now) + stream.newer(seen)
@@ -117,7 +130,7 @@ def events_sync(stream: Stream, now: dict[str, int]) -> Iterator[bytes]:
 async def events_async(stream: Stream, now: dict[str, int]) -> AsyncIterator[bytes]:
     """The stream for an ASGI connection: waits on the event loop, costing no thread.
     A client that goes away cancels it (Django's ASGI handler)."""
-    listener, inbox = loop_listener(stream.event_id, stream.topics)
+    listener, inbox = loop_listener(stream.event_id, stream.topics, stream.seat)
     seen = hub().subscribe(listener)
     try:
         yield stream.opening(now) + stream.newer(seen)

@@ -27,6 +27,7 @@ from django.http import (
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from .. import live
@@ -72,7 +73,8 @@ def public_live(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def player_live(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """A player's own page's stream: the public topic and their own (``me``)."""
-    return _answer(request, player_opening(slug, token, request.GET))
+    opened = player_opening(slug, token, request.GET, translation.get_language())
+    return _answer(request, opened)
 
 
 @require_safe

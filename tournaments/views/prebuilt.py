@@ -202,9 +202,11 @@ def _small(request: HttpRequest, content: bytes, *, private: bool) -> HttpRespon
 
 
 def my_table_html(entries: list[NameEntry], url: str) -> str:
-    """A player's own table, a few hundred bytes, at the top of their private page: it
-    refreshes itself when the event's public pages change (``sse:public``, issue 19), from
-    the prebuilt seat (no query), so every phone shows a new round at once."""
+    """A player's own table, a few hundred bytes, at the top of their private page. When
+    the event's public pages change, the player's stream brings this HTML itself (``seat``,
+    ``live.seats``: read for every open player page at once from the prebuilt seats), or
+    asks the page to fetch it (``seatfetch``, here: no query on a hit), so every phone
+    shows a new round at once (issue 19)."""
     lines = format_html_join(
         "",
         '<li><span class="where">{}</span>{}<small class="round-label">{}</small></li>',
@@ -229,7 +231,7 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
     )
     return format_html(
         '<section id="my-table" class="card my-table-card" aria-live="polite" hx-get="{}" '
-        'hx-trigger="sse:public" hx-swap="outerHTML">{}</section>',
+        'hx-trigger="sse:seatfetch" sse-swap="seat" hx-swap="outerHTML">{}</section>',
         url,
         inner,
     )
