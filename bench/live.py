@@ -51,11 +51,13 @@ The phones (asyncio on uvloop, raw HTTP/1.1; ``--clients`` processes, default on
 2,000 phones) each hold one stream on uvicorn: with ``--page both`` (the default) half
 follow the public pairings page (``/e/<slug>/live/?public=<v>``) and half their own
 player page (``/e/<slug>/p/<token>/live/?public=<v>&me=<v>``), with the versions the
-page would show. On an ``event: public`` newer than they know, a phone fetches its page
-part on gunicorn on a new connection, as htmx does: the pairings page's ``#live``
-partial (``?live=public-<v>``, ``HX-Request: true``, gzip) or the player's own table
-(``/p/<token>/table/?live=public-<v>``). A phone is *current* when that body shows the
-new round (its label, "Round 2"); a body without it counts as missed (``stale``).
+page would show. On an ``event: public`` newer than they know, a pairings phone fetches
+the page's ``#live`` partial on gunicorn (or nginx, ``--proxy``) on a new connection, as
+htmx does (``?live=public-<v>``, ``HX-Request: true``, gzip). A player phone gets its own
+table in the stream itself, just before the notice (``event: seat``, HTML:
+tournaments/live/seats.py), or is asked to fetch it (``event: seatfetch``:
+``/p/<token>/table/``). A phone is *current* when that body shows the new round (its
+label, "Round 2"); a body without it counts as missed (``stale``).
 With ``--player-part`` a player phone also fetches the rest of its page
 (``/p/<token>/?part=live``) after a random wait within the spread the server sent, as
 static/js/live.js does; those fetches are timed apart (``player_part``), not counted
@@ -244,6 +246,30 @@ class Phones:
         if self.cfg["player_part"] and self.phones[i][0] == "player":
             self.spawn(self.rest_of_page(i, version, random.uniform(0, max(0.0, spread))))
 
+    def pushed(self, i: int, html: str) -> None:
+        """A player's table arrived in their stream (``event: seat``): current when it
+        shows the new round, with no request at all."""
+        record = self.records[i]
+        self.statuses["seat:pushed"] += 1
+        if "notice" not in record:
+            record["notice"] = time.monotonic()
+            self.noticed += 1
+        if "current" not in record and self.label.decode() in html:
+            record["current"] = time.monotonic()
+            record["fetch_ms"] = 0.0
+            record.pop("why", None)
+            self.current += 1
+
+    def player_notice(self, i: int, version: int, spread: float) -> None:
+        """A player's page's public notice: their table came (or is fetched) on its own
+        message; the rest of the page refreshes within the spread (``--player-part``)."""
+        record = self.records[i]
+        if "notice" not in record:
+            record["notice"] = time.monotonic()
+            self.noticed += 1
+        if self.cfg["player_part"]:
+            self.spawn(self.rest_of_page(i, version, random.uniform(0, max(0.0, spread))))
+
     def spawn(self, coro) -> None:  # noqa: ANN001
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
@@ -339,6 +365,10 @@ class Phones:
                             if not greeted:
                                 greeted = True
                                 self.hello += 1
+                        elif name == "seat":  # a player's table pushed (live.seats)
+                            self.pushed(i, value)
+                        elif name == "seatfetch":  # not pushed: the page fetches it
+                            self.notice(i, int(value.split()[0]), 0.0)
                         elif name in ("public", "me"):
                             parts = value.split()
                             version = int(parts[0])
@@ -346,7 +376,10 @@ class Phones:
                                 known[name] = version
                                 if name == "public":
                                     spread = float(parts[1]) if len(parts) > 1 else 0.0
-                                    self.notice(i, version, spread)
+                                    if self.phones[i][0] == "player":
+                                        self.player_notice(i, version, spread)
+                                    else:
+                                        self.notice(i, version, spread)
                 self.statuses["stream:ended"] += 1
             except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError) as e:
                 self.statuses[f"stream:{type(e).__name__}"] += 1

@@ -53,6 +53,8 @@ class Listener:
     deliver: Callable[[list[Change]], None]
     closed: bool = field(default=False)
     seat: tuple[str, str, str] | None = None
+    loop: asyncio.AbstractEventLoop | None = None  # an ASGI connection's, with its inbox
+    inbox: asyncio.Queue | None = None
 
 
 def thread_listener(
@@ -76,7 +78,7 @@ def loop_listener(
         with contextlib.suppress(RuntimeError):  # the loop is closed: the connection is gone
             loop.call_soon_threadsafe(inbox.put_nowait, changes)
 
-    return Listener(event_id, frozenset(topics), deliver, seat=seat), inbox
+    return Listener(event_id, frozenset(topics), deliver, seat=seat, loop=loop, inbox=inbox), inbox
 
 
 class Hub:
@@ -132,13 +134,12 @@ class Hub:
                 fresh.setdefault(c.event_id, []).append(c)
             targets = [(list(self._listeners.get(e, ())), cs) for e, cs in fresh.items()]
         for listeners, cs in targets:
-            pushed = _seats(listeners, cs)
-            for listener in listeners:
-                mine = [c for c in cs if c.topic in listener.topics]
-                if listener in pushed:
-                    mine.insert(0, pushed[listener])
-                if mine and not listener.closed:
-                    listener.deliver(mine)
+            # Pages without a table to push are told first; the players' tables are read
+            # (one cache read for all of them) and sent after.
+            players = [x for x in listeners if x.seat is not None]
+            _deliver([x for x in listeners if x.seat is None], cs, {})
+            if players:
+                _deliver(players, cs, _seats(players, cs))
 
     def stop(self) -> None:
         """End every open stream of this process (each gets ``None``) and stop reading;
@@ -197,6 +198,33 @@ class Hub:
             except Exception:  # noqa: BLE001 - Redis down: the table read still carries changes
                 log.info("Live pages: Redis pub/sub unavailable, reading the table only")
                 stop.wait(2.0)
+
+
+def _deliver(
+    listeners: list[Listener], changes: list[Change], pushed: dict[Listener, Change]
+) -> None:
+    """Hand each listener the changes it follows (a pushed table first). Listeners on an
+    event loop are handed theirs in one wake-up of that loop: a few thousand open pages
+    cost one callback, not a few thousand."""
+    batches: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Queue, list[Change]]]] = {}
+    for listener in listeners:
+        mine = [c for c in changes if c.topic in listener.topics]
+        if listener in pushed:
+            mine.insert(0, pushed[listener])
+        if not mine or listener.closed:
+            continue
+        if listener.loop is not None and listener.inbox is not None:
+            batches.setdefault(listener.loop, []).append((listener.inbox, mine))
+        else:
+            listener.deliver(mine)
+    for loop, batch in batches.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed: its connections are gone
+            loop.call_soon_threadsafe(_put_all, batch)
+
+
+def _put_all(batch: list[tuple[asyncio.Queue, list[Change]]]) -> None:
+    for inbox, changes in batch:
+        inbox.put_nowait(changes)
 
 
 def _seats(listeners: list[Listener], changes: list[Change]) -> dict[Listener, Change]:
