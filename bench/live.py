@@ -548,11 +548,11 @@ class Servers:
         self.logs = logs
         self.procs: dict[str, subprocess.Popen] = {}
 
-    def start(self, name: str, cmd: list[str]) -> None:
+    def start(self, name: str, cmd: list[str], env: dict[str, str] | None = None) -> None:
         log = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
         self.procs[name] = subprocess.Popen(
-            cmd, cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
+            cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
 
     def dead(self) -> list[str]:
@@ -571,6 +571,13 @@ class Servers:
                 p.wait(timeout=5)
 
 
+def _with_conn_max_age(url: str) -> str:
+    """``url`` with ``conn_max_age=60`` (persistent connections), unless it sets one."""
+    if "conn_max_age" in url:
+        return url
+    return url + ("&" if "?" in url else "?") + "conn_max_age=60"
+
+
 def start_servers(
     servers: Servers, stream_port: int, web_port: int, workers: int, threads: int
 ) -> None:
@@ -581,6 +588,9 @@ def start_servers(
             "--port", str(stream_port), "--no-access-log", "--loop", "uvloop",
             "--http", "httptools", "--log-level", "warning", "--backlog", "4096",
         ],
+        # as docker-compose.yml's `live` service: its few pool threads keep their
+        # database connections between openings (tournaments/live/asgi.py)
+        env={"DATABASE_URL": _with_conn_max_age(os.environ["DATABASE_URL"])},
     )  # fmt: skip
     servers.start(
         "gunicorn",
