@@ -8,6 +8,7 @@ import json
 import queue
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection, transaction
@@ -22,6 +23,13 @@ from tournaments.live.versions import Change, channel
 from tournaments.models import LiveVersion, Outcome
 
 pytestmark = pytest.mark.django_db
+
+
+def run_async(coroutine):
+    """Run ``coroutine`` to its end on a loop of its own, in a thread of its own: the
+    browser tests' Playwright leaves an event loop running in this worker's thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def versions(event_id: int) -> dict[str, int]:
@@ -164,7 +172,7 @@ def test_the_async_stream_hands_on_a_change_on_the_event_loop():
             await body.__anext__()
         return chunks
 
-    chunks = asyncio.run(scenario())
+    chunks = run_async(scenario())
     assert b"event: hello" in chunks[0]
     assert chunks[1].startswith(b"event: finished\ndata: 1")
 
@@ -332,7 +340,7 @@ def _asgi(app, path: str, query: str = "", headers=(), disconnect_after: float |
         await asyncio.wait_for(app(scope, receive, send), 10)
         return sent
 
-    sent = asyncio.run(run())
+    sent = run_async(run())
     start = sent[0]
     return start["status"], dict(start["headers"]), [m.get("body", b"") for m in sent[1:]]
 
