@@ -196,12 +196,61 @@
   var spreading = new Set();  // elements whose spread moment has not come yet
   function busy(elt) {
     var active = document.activeElement;
-    if (elt.querySelector("form[data-live-dirty]")) return true;  // a form half filled in
     if (elt.querySelector(".htmx-request")) return true;  // a slip on its way: its answer first
     return active && active !== document.body && elt.contains(active) &&
       active.matches("input, select, textarea");
   }
-  // A form being filled in on a live page holds its refresh until it is sent or reset.
+  // A form filled in but not sent keeps what was entered through a refresh: its fields'
+  // values are noted before the swap and put back into the same form (by its address)
+  // after it, still marked as being filled in. The page itself goes on following.
+  function snapshot(elt) {
+    var saved = [];
+    elt.querySelectorAll("form[data-live-dirty]").forEach(function (form) {
+      var fields = [];
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (!field.name) return;
+        fields.push({ name: field.name, value: field.value, checked: field.checked,
+                      choice: field.type === "checkbox" || field.type === "radio" });
+      });
+      saved.push({ action: form.getAttribute("action"), fields: fields });
+    });
+    return saved;
+  }
+  function restore(root, saved) {
+    saved.forEach(function (entry) {
+      var form = Array.prototype.find.call(root.querySelectorAll("form"), function (f) {
+        return f.getAttribute("action") === entry.action;
+      });
+      if (!form) return;  // gone with the change (the round ended): nothing to keep
+      form.setAttribute("data-live-dirty", "");
+      entry.fields.forEach(function (kept) {
+        Array.prototype.forEach.call(form.elements, function (field) {
+          if (field.name !== kept.name) return;
+          if (kept.choice) {  // a checkbox or radio button: by its value
+            if (field.value === kept.value) field.checked = kept.checked;
+          } else if (field.type !== "hidden") {  // hidden fields are the server's (versions)
+            field.value = kept.value;
+          }
+        });
+      });
+    });
+  }
+  var keeping = new Map();  // refreshing element → the entries to put back
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
+    var saved = snapshot(event.detail.elt);
+    if (saved.length) keeping.set(event.detail.target, saved);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    var saved = keeping.get(target);
+    if (!saved) return;
+    keeping.delete(target);
+    var root = document.body.contains(target) ? target : document;
+    restore(root, saved);
+  });
+  // A form being filled in on a live page is marked, so its entries survive a refresh.
   function dirty(event) {
     var form = event.target.form;
     if (form && form.closest("[data-live]") && !form.matches("[role=search]")) {

@@ -19,9 +19,14 @@
     return sign + minutes + ":" + (rest < 10 ? "0" : "") + rest;
   }
 
+  // Measured again only when the server's time on the page is new (a refreshed part
+  // brings one): a swap elsewhere on the page must not read the old one as "now".
+  var seen = null;
   function sync() {
     var holder = document.querySelector("[data-server-ms]");
-    if (holder) offset = Number(holder.dataset.serverMs) - Date.now();
+    if (!holder || holder.dataset.serverMs === seen) return;
+    seen = holder.dataset.serverMs;
+    offset = Number(seen) - Date.now();
   }
 
   function tick() {

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from tests import factories
 from tournaments import services
 from tournaments.models import Event, LiveVersion, RoundStatus
+from tournaments.services import Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -244,8 +245,6 @@ def test_without_push_a_page_polls_and_keeps_following(live_server, browser, set
 def test_a_staff_page_never_refreshes_under_a_judge_typing(live_server, browser, page):
     """The disputes page follows the event, but a reason half typed is never wiped: the
     refresh waits until the judge sends (or leaves) the form, then shows what changed."""
-    from tournaments.services import Result
-
     event, rnd, regs = factories.started_round(4, username="olivia")
     t1, t2 = rnd.matches.get(table=1), rnd.matches.get(table=2)
     for m, (a, b) in ((t1, regs[0:2]), (t2, regs[2:4])):  # both tables disputed
@@ -273,3 +272,25 @@ def test_a_staff_page_never_refreshes_under_a_judge_typing(live_server, browser,
     # Sent: the page catches up with table 2, which both players now agree on.
     expect(page.locator("li.match", has_text="Table 2")).to_have_count(0)
     assert errors == [], errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_form_left_half_filled_keeps_its_entry_and_the_page_keeps_following(live_server, browser):
+    """Found on a newcomer's walk: a ticked box left unsent froze the player's page. Now
+    the page follows the event and the box stays as the player left it."""
+    event, rnd, regs = factories.started_round(4, username="olivia")
+    errors: list[str] = []
+    ctx, phone = open_phone(
+        browser, f"{live_server.url}/e/{event.slug}/p/{regs[0].report_token}/", errors=errors
+    )
+    until(phone, "[...window.matchslipLive.sources].some(s => s.sawHello)")
+    phone.get_by_label("Yes, drop me from the event").check()
+    phone.locator("h1").click()  # the player looks elsewhere, the form not sent
+    services.report_submit(
+        match=rnd.matches.get(table=1), registration=regs[1], result=Result.win(regs[1])
+    )  # the opponent reports: the player's own topic changes
+    expect(phone.locator("#report [data-waiting='me']")).to_be_visible()
+    expect(phone.get_by_label("Yes, drop me from the event")).to_be_checked()
+    assert not_reloaded(phone)
+    assert errors == [], errors
+    ctx.close()

@@ -74,3 +74,16 @@ def test_staff_undo_a_drop_from_the_players_page(client, organiser):
     assert "Player 003 is back in the event." in page
     regs[2].refresh_from_db()
     assert not regs[2].dropped
+
+
+def test_nobody_drops_once_the_event_is_finished(client, organiser):
+    """Found on a walk: a finished event's player page still offered "Drop", and it worked."""
+    event, regs = play_round_1(organiser, players=4)
+    services.event_finish(event=event, by=organiser)
+    reg = regs[0]
+    with pytest.raises(InvalidInput, match="The event is finished"):
+        services.registration_drop(registration=reg, by=reg)
+    page = client.get(reverse("public:player", args=[event.slug, reg.report_token])).content
+    assert reverse("public:player_drop", args=[event.slug, reg.report_token]).encode() not in page
+    reg.refresh_from_db()
+    assert not reg.dropped

@@ -181,9 +181,11 @@ def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registrat
 def registration_drop(*, registration: Registration, by: Any, reason: str = "") -> Registration:
     """Drop a player (P-SW-6): they finish the round they are seated in, if any, and are
     never paired again. ``dropped_after_round`` = the last round they are seated in (0 if
-    none). Dropping twice is refused.
+    none). Dropping twice is refused, and so is dropping once the event is finished.
     """
-    reg = Registration.objects.select_for_update().get(pk=registration.pk)
+    reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
+    if reg.event.status == EventStatus.FINISHED:
+        raise InvalidInput(gettext("The event is finished."))
     if reg.dropped_after_round is not None:
         raise InvalidInput(
             gettext("%(name)s already dropped after round %(dropped_after_round)s.")
