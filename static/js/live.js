@@ -197,6 +197,7 @@
   function busy(elt) {
     var active = document.activeElement;
     if (elt.querySelector(".htmx-request")) return true;  // a slip on its way: its answer first
+    if (Date.now() < Number(elt.dataset.liveHold || 0)) return true;  // its answer is showing
     return active && active !== document.body && elt.contains(active) &&
       active.matches("input, select, textarea");
   }
@@ -282,6 +283,18 @@
   });
   document.addEventListener("htmx:afterRequest", clean);
   document.addEventListener("htmx:afterRequest", function () { setTimeout(flush, 0); });
+  // Someone's own answer ("Result recorded", a slip's row) stays in view a few seconds:
+  // the notice of their own change does not replace it at once (it comes after).
+  var HOLD_MS = 4000;
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!cause || String(cause.type).indexOf("sse:") === 0) return;
+    var part = event.detail.elt.parentElement &&
+      event.detail.elt.parentElement.closest("[hx-trigger*='sse:']");
+    if (!part) return;
+    part.dataset.liveHold = String(Date.now() + HOLD_MS);
+    setTimeout(flush, HOLD_MS + 50);
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var elt = event.detail.elt;
