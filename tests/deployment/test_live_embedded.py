@@ -77,6 +77,17 @@ def get(port: int, path: str) -> tuple[int, str]:
     return response.status, body
 
 
+def answering(port: int, path: str) -> tuple[int, str]:
+    """``path``'s answer once the server just started on ``port`` answers (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return get(port, path)
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+
+
 def listen(port: int, path: str, lines: queue.Queue) -> None:
     """Read the stream line by line into ``lines`` as ``(seconds, line)``."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -119,14 +130,7 @@ def test_a_round_published_by_a_command_reaches_the_running_embedded_server(embe
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                status, before = get(port, f"/e/{SLUG}/pairings/")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.2)
+        status, before = answering(port, f"/e/{SLUG}/pairings/")
         assert status == 200 and f"Round {played}" in before
         assert f"Round {played + 1}" not in before
 
@@ -190,14 +194,7 @@ def test_the_asgi_server_holds_the_stream_and_hears_another_process(embedded):
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                status, once = get(port, f"/e/{SLUG}/live/?once=1")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "uvicorn did not start"
-                time.sleep(0.2)
+        status, once = answering(port, f"/e/{SLUG}/live/?once=1")
         assert status == 200
         version = json.loads(once)["versions"]["public"]
         lines: queue.Queue = queue.Queue()

@@ -21,11 +21,10 @@ from .versions import FINISHED, OPTIONAL_PUBLIC, PUBLIC, current, player_topic
 
 @dataclass(frozen=True)
 class Opening:
-    """A stream to open: its state and the versions now (``token``: a player's)."""
+    """A stream to open: its state and the versions now."""
 
     stream: Stream
     now: dict[str, int]
-    token: str = ""
 
 
 def known(query: Mapping[str, str], topics: frozenset[str]) -> dict[str, int]:
@@ -38,13 +37,13 @@ def known(query: Mapping[str, str], topics: frozenset[str]) -> dict[str, int]:
 
 
 def opening(
-    event: Event, topics: frozenset[str], query: Mapping[str, str], *, ends: bool, token: str = ""
+    event: Event, topics: frozenset[str], query: Mapping[str, str], *, ends: bool
 ) -> Opening:
     """The stream of ``topics`` at ``event`` for a page whose query string is ``query``;
     ``ends``: it closes when the event is finished. 1 query."""
     finished = ends and event.status == EventStatus.FINISHED
     now = current(event.pk, topics)
-    return Opening(Stream(event.pk, topics, known(query, topics), finished=finished), now, token)
+    return Opening(Stream(event.pk, topics, known(query, topics), finished=finished), now)
 
 
 def public_opening(slug: str, query: Mapping[str, str]) -> Opening | None:
@@ -72,7 +71,7 @@ def player_opening(
     if reg is None:
         return None
     topics = frozenset({PUBLIC, FINISHED, player_topic(reg.pk)})
-    opened = opening(reg.event, topics, query, ends=True, token=token)
+    opened = opening(reg.event, topics, query, ends=True)
     opened.stream.seat = (slug, language or settings.LANGUAGE_CODE, token)
     return opened
 
