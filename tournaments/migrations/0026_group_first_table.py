@@ -1,0 +1,9 @@
+# Placeholder: filled in by the work it is named for (operations added when the models change).
+
+from django.db import migrations
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tournaments", "0025_event_listing_staff_invites")]
+
+    operations: list = []
