@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from ..models import Event, MatchSeat, Registration, Round
+from ..search import name_matches, query_words
 from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
 
 
@@ -80,18 +81,18 @@ def pairings_search_for_public(
     event: Event, rounds: Sequence[Round], query: str, limit: int = 20
 ) -> list[NameEntry]:
     """Players of ``rounds`` (the current published ones) whose name contains ``query``
-    (case-insensitive), with their table and opponent. At most 3 queries."""
-    query = query.strip()
-    if not query or not rounds:
+    (every word, any order, case and accents ignored: ``tournaments.search``), with their
+    table and opponent. At most 3 queries (the names of the rounds' seats are read and
+    matched in Python: accents cannot be ignored portably in SQL)."""
+    words = query_words(query)
+    if not words or not rounds:
         return []
-    match_ids = list(
-        MatchSeat.objects.filter(
-            round__in=rounds, registration__player__name__icontains=query
-        ).values_list("match_id", flat=True)[:limit]
+    seats = MatchSeat.objects.filter(round__in=rounds).values_list(
+        "match_id", "registration__player__name"
     )
+    match_ids = [m for m, name in seats if name_matches(name, words)][:limit]
     views = _round_views(event, rounds, records=False, match_ids=match_ids)
-    needle = query.casefold()
-    return [e for e in names_for_public(views) if needle in e.name.casefold()]
+    return [e for e in names_for_public(views) if name_matches(e.name, words)]
 
 
 def seats_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:

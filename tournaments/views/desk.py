@@ -23,6 +23,7 @@ from ..errors import MatchslipError
 from ..forms import PenaltyForm
 from ..models import Event, Match, Round, RoundStatus
 from ..permissions import event_staff_required
+from ..search import table_matches
 from ..selectors import round_for_staff
 from ..selectors.reports import disputes_for_staff, reports_for_round
 from .result_forms import reason_form, result_args
@@ -117,24 +118,15 @@ def corrections(request: HttpRequest, event: Event) -> HttpResponse:
         view = round_for_staff(chosen)
         context.update(
             round=view,
-            tables=[m for m in view.tables if _table_matches(m, query)],
+            tables=[
+                m for m in view.tables if table_matches(m.table, [s.name for s in m.seats], query)
+            ],
             reports=reports_for_round(chosen.pk),
             open=services.correction_window_open(chosen),
             locked=services.locked_message(chosen),
             ties=_ties(event) and chosen.phase not in ("top-cut", "single-elimination"),
         )
     return render(request, "tournaments/staff/corrections.html", context)
-
-
-def _table_matches(m: Any, query: str) -> bool:
-    """Whether table ``m`` answers a Corrections search: its number, or part of a
-    player's name (case-insensitive); every table for an empty query."""
-    if not query:
-        return True
-    if query.isdigit():
-        return m.table == int(query)
-    needle = query.casefold()
-    return any(needle in s.name.casefold() for s in m.seats)
 
 
 def _correction_message(request: HttpRequest, event: Event, c: services.Correction) -> None:

@@ -36,6 +36,7 @@ from django.views.decorators.http import require_safe
 from .. import public_pages
 from ..forms import SearchForm
 from ..models import Event, Registration
+from ..search import name_matches, query_words
 from ..selectors import (
     NameEntry,
     current_public_rounds,
@@ -154,14 +155,15 @@ def standings_page(request: HttpRequest) -> str | None:
 
 
 def search_entries(slug: str, query: str) -> list[NameEntry] | None:
-    """Players whose name contains ``query``, from the stored name list in the request's
+    """Players whose name holds every word of ``query`` (``tournaments.search``: any
+    order, case and accents ignored), from the stored name list in the request's
     language; None when the list is not stored (the caller searches PostgreSQL). No query."""
     current = public_pages.pointer(slug)
     entries = None if current is None else public_pages.names(slug, current, _language())
     if entries is None:
         return None
-    needle = query.casefold()
-    return [e for e in entries if needle in e.name.casefold()][:SEARCH_LIMIT]
+    words = query_words(query)
+    return [e for e in entries if name_matches(e.name, words)][:SEARCH_LIMIT]
 
 
 @require_safe

@@ -38,6 +38,7 @@ from ..forms import (
 from ..models import Event, EventStatus, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
 from ..planning import PlanForm, plan_for_form
+from ..search import table_matches
 from ..seasons import current_season, cutoffs, event_season
 from ..selectors import (
     ELIMINATION_PHASES,
@@ -324,17 +325,26 @@ def _slips_open(rnd: Round) -> bool:
 @event_operator_required
 def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """One round: review the pairings (table, players with record, why) and publish,
-    start, then a one-click slip per table. ``?missing=1`` lists only unreported tables."""
+    start, then a one-click slip per table. ``?missing=1`` lists only unreported tables;
+    ``?q=`` only the table with that number or the tables of the players named
+    (``tournaments.search.table_matches``: a jump to one table among 128)."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
     view = round_for_staff(rnd)
     only_missing = request.GET.get("missing") == "1"
-    matches = [m for m in view.tables if not only_missing or m.outcome == Outcome.PENDING]
+    query = request.GET.get("q", "").strip()[:100]
+    matches = [
+        m
+        for m in view.tables
+        if (not only_missing or m.outcome == Outcome.PENDING)
+        and table_matches(m.table, [s.name for s in m.seats], query)
+    ]
     marked = _marked(rnd)
     context = {
         "event": event,
         "round": view,
         "matches": matches,
         "only_missing": only_missing,
+        "query": query,
         "slips_open": _slips_open(rnd),
         "ties": _ties_allowed(event, view.is_elimination),
         "reports": reports_for_round(rnd.pk),
