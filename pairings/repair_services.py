@@ -90,6 +90,12 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
         )
     seed = secrets.randbits(48) if seed is None else seed
     previous, changed = _previous(rnd)
+    names = dict(
+        (str(pk), name)
+        for pk, name in Registration.objects.filter(event=rnd.event).values_list(
+            "pk", "player__name"
+        )
+    )
     try:
         result = repair(
             previous,
@@ -97,15 +103,10 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
             changed,
             rng=random.Random(seed),
             age_modified=is_age_modified(rnd.group),
+            names=names,
         )
     except engine_errors.PairingImpossible as e:
         raise PairingImpossible(str(e)) from None
-    names = dict(
-        (str(pk), name)
-        for pk, name in Registration.objects.filter(event=rnd.event).values_list(
-            "pk", "player__name"
-        )
-    )
     return RepairPreview(rnd, result, seed, _fingerprint(result.changed_tables), names)
 
 

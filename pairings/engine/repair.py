@@ -25,7 +25,7 @@ not repair a started round.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ._lexmatch import LevelFn, Levels, lexicographic_matching, total
@@ -80,6 +80,7 @@ def repair(
     *,
     rng: random.Random,
     age_modified: bool = False,
+    names: Mapping[str, str] | None = None,
 ) -> RepairResult:
     """Re-pair the fewest players after a record correction (P-SW-9).
 
@@ -90,6 +91,8 @@ def repair(
     changed: ids of the players whose record was corrected (used to explain, and as the
         starting point of the search in a large round).
     rng: seeded from a new stored seed (I-1). age_modified: as in ``pair_swiss``.
+    names: the players' names by id, for the explanation (the ids themselves when absent:
+        an organiser reads "Record corrected for Ana Ruiz", never a database id).
 
     Returns a :class:`RepairResult`: the new pairings, the tables that change
     (``TableChange(table, old, new)``) and the explanation. Raises PairingImpossible for
@@ -101,7 +104,7 @@ def repair(
     pairs = _minimal(problem, quality, kept, changed, rng)
     pairings = _number(describe(problem, pairs or quality.fresh, quality.explain), previous)
     changes = _changes(previous, pairings)
-    why = (FROM_SCRATCH_WHY,) if pairs is None else _why(changed, changes, previous)
+    why = (FROM_SCRATCH_WHY,) if pairs is None else _why(changed, changes, previous, names or {})
     return RepairResult(
         pairings=pairings,
         changed_tables=changes,
@@ -228,9 +231,12 @@ def _changes(previous: Sequence[Pairing], pairings: Sequence[Pairing]) -> tuple[
 
 
 def _why(
-    changed: set[str], changes: tuple[TableChange, ...], previous: Sequence[Pairing]
+    changed: set[str],
+    changes: tuple[TableChange, ...],
+    previous: Sequence[Pairing],
+    names: Mapping[str, str],
 ) -> tuple[str, ...]:
-    who = ", ".join(sorted(changed)) or "nobody"
+    who = ", ".join(sorted(names.get(p, p) for p in changed)) or "nobody"
     tables = [c for c in changes if c.table is not None]
     if not changes:
         return (f"Record corrected for {who}: every pairing is still valid, nothing changes.",)
@@ -242,8 +248,8 @@ def _why(
         + "; every other pairing stands."
     ]
     lines += [
-        f"The bye moves from {c.old[0] if c.old else 'nobody'} to "
-        f"{c.new[0] if c.new else 'nobody'}."
+        f"The bye moves from {names.get(c.old[0], c.old[0]) if c.old else 'nobody'} to "
+        f"{names.get(c.new[0], c.new[0]) if c.new else 'nobody'}."
         for c in changes
         if c.table is None
     ]
