@@ -17,11 +17,19 @@ from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
 from tournaments.groups import group_label
 from tournaments.messages import shown
-from tournaments.models import BackgroundRun, BackgroundRunStatus, Event, RoundStatus
+from tournaments.models import (
+    BackgroundRun,
+    BackgroundRunStatus,
+    Event,
+    Registration,
+    RoundStatus,
+)
 from tournaments.permissions import event_operator_required, event_staff_required
 from tournaments.planning import plan_for_event
 from tournaments.procedures import plans_ages_at_checkin
 from tournaments.selectors import divisions_for_event, rounds_for_staff
+from tournaments.services.checkin import checkin_absentees
+from tournaments.services.tables import rounds_to_start
 from tournaments.views.common import wants_fragment
 
 from ..checkin_services import AgePlan, age_plan
@@ -47,6 +55,9 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "divisions": divisions_for_event(event),
         "groups": groups,
         "rounds": rounds_for_staff(event),
+        # issue 20 item 7: each group's first table, and the rounds "Start all" starts
+        "first_tables": dict(event.groups.values_list("key", "first_table")),
+        "to_start": rounds_to_start(event),
         # P-POST-5: deck lists of the players about to make the top cut.
         "cut_decklists": [
             (state.label, rows) for state, _ in groups if (rows := cut_decklists(event, state.key))
@@ -54,8 +65,10 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         **_checkin_context(event),
     }
     # issue 13: what the event needs now, and when the day is expected to end
+    # issue 20: the "check the players in" prompt stays until check-in is closed
+    checkin_prompt = bool(context["checkin_open"]) and event.checkin_closed_at is None
     context["next_step"] = what_next(
-        event, [state for state, _ in groups], checkin_open=bool(context["checkin_open"])
+        event, [state for state, _ in groups], checkin_open=checkin_prompt
     )
     context["schedule"] = plan_for_event(event)  # ("plan" is the check-in's age plan)
     return render(request, "pairings/staff/dashboard.html", context)
@@ -70,8 +83,14 @@ def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict
     except MatchslipError as e:
         plan, error = None, str(e)
     flights = [(d, division_flight_options(d)) for d in event.divisions.order_by("code")]
+    ticks = Registration.objects.filter(
+        event=event, disqualified=False, dropped_after_round__isnull=True
+    ).values_list("checked_in_at", flat=True)
+    ticked = [at is not None for at in ticks]
     return {
         "checkin_open": True,
+        "checkin_present": sum(ticked),
+        "checkin_total": len(ticked),
         "flight_choices": [(d, opts) for d, opts in flights if opts or d.flights],
         "plan": plan,
         "plan_error": error,
@@ -109,11 +128,27 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_operator_required
 def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
-    """Close check-in: fix the age mode, pairing groups, rounds and cuts (P-AGE-2 … P-AGE-6)."""
+    """Close check-in: fix the age mode, pairing groups, rounds and cuts (P-AGE-2 … P-AGE-6).
+
+    Issue 20, item 5: when players are not checked in (or dropped before round 1), the
+    answer is a page listing them, whose button posts here again with their ids
+    (``absent``) and ``confirm_absent``; closing then removes exactly them (the service
+    refuses when the list changed meanwhile)."""
     form = CheckinCloseForm(request.POST, cuts=event.rules.allowed_cuts())
+    confirmed = request.POST.get("confirm_absent") == "1"
+    absentees = checkin_absentees(event) if form.is_valid() else []
+    if absentees and not confirmed:
+        context = {"event": event, "absentees": absentees, "form": form}
+        return render(request, "pairings/staff/checkin_close.html", context)
+    absent = [int(x) for x in request.POST.getlist("absent") if x.isdigit()]
     if form.is_valid():
         try:
-            plan = checkin_close_service(event=event, by=request.user, **form.cleaned_data)
+            plan = checkin_close_service(
+                event=event,
+                by=request.user,
+                absent=absent if confirmed else None,
+                **form.cleaned_data,
+            )
         except MatchslipError as e:
             messages.error(request, str(e))
         else:
@@ -191,7 +226,10 @@ def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
     context = {
         "event": event,
         "run": run,
-        "paired": list(event.rounds.filter(status=RoundStatus.PAIRED)),
+        "paired": [
+            (group_label(r.group), r)
+            for r in event.rounds.filter(status=RoundStatus.PAIRED).select_related("group")
+        ],
     }
     if not wants_fragment(request):
         return render(request, RUN_TEMPLATE, context)

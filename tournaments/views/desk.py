@@ -21,6 +21,7 @@ from rulesets import get_ruleset
 from .. import services
 from ..errors import MatchslipError
 from ..forms import PenaltyForm
+from ..groups import group_label
 from ..models import Event, Match, Round, RoundStatus
 from ..permissions import event_staff_required
 from ..search import table_matches
@@ -96,9 +97,20 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
 
 
 def _correctable_rounds(event: Event) -> list[Round]:
+    """The started and complete rounds, latest first; each carries ``label``: its pairing
+    group's name for people ("Junior + Senior") when the event pairs several groups, else
+    "" (issue 20, item 12: never a group key)."""
     statuses = (RoundStatus.STARTED, RoundStatus.COMPLETE)
-    rounds = event.rounds.filter(status__in=statuses).select_related("group")
-    return list(rounds.order_by("-number", "group__key"))
+    rounds = list(
+        event.rounds.filter(status__in=statuses)
+        .select_related("group")
+        .prefetch_related("group__divisions")
+        .order_by("-number", "group__key")
+    )
+    several = len({r.group_id for r in rounds}) > 1
+    for r in rounds:
+        r.label = group_label(r.group) if several else ""
+    return rounds
 
 
 @require_safe
