@@ -198,7 +198,7 @@ def _record_why(high: int, down: bool, rematch: bool, avoided: bool) -> str:
         return REMATCH_WHY
     if not down:
         return SAME_RECORD_AVOIDED_WHY if avoided else SAME_RECORD_WHY
-    record = f"paired down from {high} points"
+    record = paired_down_why(high)
     return record + AVOIDED_WHY if avoided else record
 
 
@@ -207,8 +207,13 @@ def _record(problem: Problem, a: int, b: int) -> str:
         return REMATCH_WHY
     high, low = problem.points[a], problem.points[b]
     if high != low:
-        return f"paired down from {high} points"
+        return paired_down_why(high)
     return SAME_RECORD_WHY
+
+
+def paired_down_why(points: int) -> str:
+    """``"paired down from 6 points"``; ``"paired down from 1 point"`` (a tie's point)."""
+    return f"paired down from {points} point{'' if points == 1 else 's'}"
 
 
 def rematch_avoided(problem: Problem, a: int, b: int) -> bool:
@@ -261,8 +266,8 @@ def _bye_notes(problem: Problem) -> tuple[str, ...]:
     points, lowest = problem.points[problem.bye], problem.bracket_points[-1]
     if points != lowest:
         return (
-            f"Every player with {lowest} points already had a bye: the bye moves up to "
-            f"the {points}-point bracket.",
+            f"Every player with {lowest} point{'' if lowest == 1 else 's'} already had a "
+            f"bye: the bye moves up to the {points}-point bracket.",
         )
     return ()
 

@@ -91,6 +91,13 @@ def test_P_SW_3_odd_bracket_pairs_one_player_down_into_the_next_bracket():
     assert down.pair_down and down.players[0].startswith("a") and down.players[1].startswith("b")
 
 
+def test_P_SW_3_a_pair_down_from_a_tie_says_one_point():
+    """Issue 20, item 14: "paired down from 1 point", never "1 points"."""
+    players = [player("a0", 1), player("b0", 0), player("b1", 0), player("b2", 0)]
+    result = pair(players)
+    assert [p.why for p in result.pairings] == ["paired down from 1 point", "same record"]
+
+
 def test_P_SW_3_pair_down_is_never_a_rematch():
     # A floats down alone and has met B and C: only D is a legal opponent.
     players = [player("A", 6, "B C"), player("B", 3, "A"), player("C", 3, "A"), player("D", 3)]

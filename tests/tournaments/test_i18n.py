@@ -283,6 +283,9 @@ def test_registry_and_engine_texts_are_shown_in_the_visitors_language(
         assert f.localized_number("Bye") == "Bye"  # not a number: as it is
         assert f.why("paired down from 6 points; rematch avoided") == why_text
         assert f.why("a newer engine text") == "a newer engine text"
+        assert f.why("paired down from 1 point") == (
+            "paired down from 1 point" if lang == "en" else "emparejado hacia abajo desde 1 punto"
+        )
         assert f.audit_subject("table 4") == subject
         assert f.translated("Tie") == ("Tie" if lang == "en" else "Empate")
         assert f.translated("") == ""

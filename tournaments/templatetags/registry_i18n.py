@@ -1,14 +1,17 @@
 """``{{ text|translated }}`` and ``{{ m.why|why }}``: a text of the pure registry (a ruleset's label or draw word,
 a column's explanation, marked with ``rulesets.base.gettext_noop``) in the visitor's
 language; ``{{ run.error|shown }}`` and ``{{ job.stage|import_stage }}``: a message stored
-by a background worker (``tournaments.messages``). A template builtin
-(config/settings.py), so every template has it."""
+by a background worker (``tournaments.messages``); ``{{ name|bdi }}``: a person's name
+isolated for bidirectional text. A template builtin (config/settings.py), so every
+template has it."""
 
 import re
 from decimal import Decimal
 
 from django import template
 from django.utils import formats
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_noop
 
 from tournaments import messages
@@ -21,6 +24,18 @@ def translated(text: object) -> str:
     """``text`` translated by the catalogue, or as it is when the catalogue lacks it;
     empty stays empty (a ruleset without drawn matches has no draw word)."""
     return gettext(str(text)) if text else ""
+
+
+@register.filter
+def bdi(name: object) -> SafeString:
+    """``<bdi>name</bdi>``, the name escaped (issue 21, item 3): a right-to-left name
+    (Arabic, Hebrew) keeps its own direction and does not reorder the record, table
+    number or "vs" written next to it, and any bidirectional control an old name still
+    holds ends with the element. Empty stays empty. ``{{ m.p1.name|bdi }}``; inside
+    ``blocktranslate``: ``with name=line.name|bdi``."""
+    if name is None or name == "":
+        return SafeString("")
+    return format_html("<bdi>{}</bdi>", name)
 
 
 @register.filter
@@ -54,6 +69,7 @@ WHY_PATTERNS = (
         re.compile(r"^paired down from (?P<points>\d+) points$"),
         gettext_noop("paired down from %(points)s points"),
     ),
+    (re.compile(r"^paired down from 1 point$"), gettext_noop("paired down from 1 point")),
     (re.compile(r"^paired (?P<way>up|down): (?P<names>.+)$"), None),
     (re.compile(r"^seed (?P<a>\d+) vs seed (?P<b>\d+)$"), gettext_noop("seed %(a)s vs seed %(b)s")),
     (re.compile(r"^bye: seed (?P<seed>\d+)$"), gettext_noop("bye: seed %(seed)s")),
