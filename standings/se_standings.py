@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets import Context, get_ruleset
-from tournaments.groups import group_seeds, swiss_group
+from tournaments.groups import age_order, group_seeds, swiss_group
 from tournaments.models import Event, MatchKind, PairingGroup, Phase, RoundStatus
 
 from . import adapters
@@ -58,7 +58,7 @@ def se_standings_data(event: Event) -> dict[str, Any]:
     """The Standings JSON of a standalone single-elimination event; ``final`` once the
     final is complete in every division."""
     divisions, rounds, final = {}, {}, True
-    for division in event.divisions.prefetch_related("groups").order_by("code"):
+    for division in event.divisions.prefetch_related("groups").order_by(age_order()):
         group = swiss_group(division)
         divisions[division.code] = _rows(event, group, division.code)
         done = group.rounds.filter(status=RoundStatus.COMPLETE)

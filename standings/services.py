@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from rulesets import get_ruleset
-from tournaments.groups import cut_group_of, swiss_group
+from tournaments.groups import age_order, cut_group_of, swiss_group
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -114,7 +114,7 @@ def standings_data(event: Event) -> dict[str, Any]:
     rounds: dict[str, int] = {}
     by_group: dict[int, GroupStandings] = {}
     finished = True
-    for division in event.divisions.prefetch_related("groups").order_by("code"):
+    for division in event.divisions.prefetch_related("groups").order_by(age_order()):
         group = swiss_group(division)
         if group.pk not in by_group:
             by_group[group.pk] = group_standings(event, group)
@@ -184,13 +184,15 @@ def standings_request(*, event: Event, by: Any) -> tuple[BackgroundRun, bool]:
     """Compute the standings again in a fresh run (the staff page's "Try again" after a
     failed run), or join the run already going; returns ``(run, created)``. A running run
     is asked again (``again_if_running``), so it is followed by one that reads the
-    current results."""
+    current results. A run whose lease is lost (no worker answered) is sent again, or
+    failed and replaced (``recover_lost``, issue 21, item 5)."""
     return run_request(
         event_id=event.pk,
         kind=BackgroundRun.Kind.STANDINGS,
         task=STANDINGS_TASK,
         by=by,
         again_if_running=True,
+        recover_lost=True,
     )
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 from rulesets import RULESETS, Ruleset, get_ruleset
 
+from .groups import age_order
 from .identities import POP_ID_LENGTH, SANCTION_ID_LENGTH, pop_id_problem, sanction_id_problem
 from .messages import shown
 from .models import (
@@ -172,7 +173,7 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["division"].queryset = Division.objects.filter(event=event).order_by("code")
+        self.fields["division"].queryset = event.divisions.order_by(age_order())
         if event.divisions.count() < 2:
             self.fields["division"].widget = forms.HiddenInput()
         if not event.awards_championship_points:
@@ -193,7 +194,7 @@ class DivisionForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["division"].queryset = Division.objects.filter(event=event).order_by("code")
+        self.fields["division"].queryset = event.divisions.order_by(age_order())
 
 
 class CheckinCloseForm(forms.Form):

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.utils.translation import gettext as _
 
 from .models import CutSeed, Division, DivisionCode, Event, GroupPhase, PairingGroup
 from .procedures import standalone_bracket
+
+
+def age_order() -> Case:
+    """An ``order_by`` expression putting divisions in age order, as people list them:
+    Junior, Senior, Masters, then Open (``DivisionCode``'s order), not alphabetically by
+    code (issue 20, item 14). ``event.divisions.order_by(age_order())``."""
+    return Case(
+        *(When(code=code, then=Value(n)) for n, code in enumerate(DivisionCode.values)),
+        default=Value(len(DivisionCode.values)),
+    )
 
 
 def group_label(group: PairingGroup) -> str:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
-from tournaments.groups import group_label
+from tournaments.groups import age_order, group_label
 from tournaments.messages import shown
 from tournaments.models import (
     BackgroundRun,
@@ -82,7 +82,7 @@ def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict
         plan, error = age_plan(event), ""
     except MatchslipError as e:
         plan, error = None, str(e)
-    flights = [(d, division_flight_options(d)) for d in event.divisions.order_by("code")]
+    flights = [(d, division_flight_options(d)) for d in event.divisions.order_by(age_order())]
     ticks = Registration.objects.filter(
         event=event, disqualified=False, dropped_after_round__isnull=True
     ).values_list("checked_in_at", flat=True)

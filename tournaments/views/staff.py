@@ -35,6 +35,7 @@ from ..forms import (
     PlayerForm,
     PlayersSheetForm,
 )
+from ..groups import age_order
 from ..models import Event, EventStatus, Match, Outcome, Registration, Round, RoundStatus
 from ..permissions import event_operator_required, login_required_htmx
 from ..planning import PlanForm, plan_for_form
@@ -163,7 +164,7 @@ def _players_page(
         "divisions": divisions_for_event(event),
         "late_losses": services.late_losses(event),
         "divisions_open": not event.rounds.exists(),
-        "division_choices": list(event.divisions.order_by("code")),
+        "division_choices": list(event.divisions.order_by(age_order())),
         "cutoffs": cutoffs(event_season(event)),
     }
     return render(request, "tournaments/staff/players.html", context)
