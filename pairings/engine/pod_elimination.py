@@ -128,7 +128,8 @@ def pod_cut_first_round(seeds: Sequence[str]) -> PodCutRound:
     _check_unique(seeds)
     byes, _ = cut_rounds(len(seeds))[0]
     seed_of = {pid: k for k, pid in enumerate(seeds, start=1)}
-    return PodCutRound(pods=_pods(seeds[byes:], seed_of), byes=tuple(seeds[:byes]))
+    pods = _pods(seeds[byes:], seed_of, final=byes == 0 and len(seeds) == FINAL_SIZE)
+    return PodCutRound(pods=pods, byes=tuple(seeds[:byes]))
 
 
 def pod_cut_next_round(advancing: Sequence[str], seed_of: Mapping[str, int]) -> PodCutRound:
@@ -142,7 +143,7 @@ def pod_cut_next_round(advancing: Sequence[str], seed_of: Mapping[str, int]) -> 
     if len(advancing) < FINAL_SIZE or not _is_power_of_four(len(advancing)):
         raise PairingImpossible(f"{len(advancing)} players advance: the top cut is broken.")
     ordered = sorted(advancing, key=lambda pid: _seed(seed_of, pid))
-    return PodCutRound(pods=_pods(ordered, seed_of))
+    return PodCutRound(pods=_pods(ordered, seed_of, final=len(ordered) == FINAL_SIZE))
 
 
 def pod_winner(
@@ -208,9 +209,10 @@ def multiplayer_structure(players: int, *, small_pods: int | None = None) -> Mul
     return MultiplayerStructure(*LARGEST_STRUCTURE)
 
 
-def _pods(ordered: Sequence[str], seed_of: Mapping[str, int]) -> tuple[Pod, ...]:
-    """Snake ``ordered`` into pods of 4 with tables, seats and explanations."""
-    final = len(ordered) == FINAL_SIZE
+def _pods(ordered: Sequence[str], seed_of: Mapping[str, int], *, final: bool) -> tuple[Pod, ...]:
+    """Snake ``ordered`` into pods of 4 with tables, seats and explanations; ``final``:
+    the round is the cut's final (one pod and no bye: a first round of one pod beside
+    byes is not, issue 20, item 14)."""
     built: list[Pod] = []
     for table, group in enumerate(snake_pods(ordered, len(ordered) // FINAL_SIZE), start=1):
         seats = tuple(sorted(group, key=lambda pid: _seed(seed_of, pid)))  # MP-SEAT-1

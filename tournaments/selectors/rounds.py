@@ -137,12 +137,15 @@ class RoundView:
 
     @property
     def stage_label(self) -> str:
-        """Elimination rounds by size: "Final", "Semi-finals", "Quarter-finals", "Top 16"."""
+        """Elimination rounds by size, in the visitor's language: "Final", "Semi-finals",
+        "Quarter-finals", "Top 16" (issue 20, item 14: no English left on Spanish pages)."""
         if any(m.is_pod for m in self.matches):  # pod cuts (MP-SE-1): one pod is the final
-            seated = sum(len(m.seats) for m in self.matches)
-            return "Final" if len(self.matches) == 1 else f"Top {seated}"
+            seated = sum(len(m.seats) for m in self.matches)  # the byes are in the round
+            final = len(self.matches) == 1  # one pod and no bye (not top 7's first pod)
+            return _("Final") if final else _("Top %(size)s") % {"size": seated}
         n = sum(1 for m in self.matches if m.is_slip)
-        return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(n, f"Top {2 * n}")
+        names = {1: _("Final"), 2: _("Semi-finals"), 4: _("Quarter-finals")}
+        return names.get(n) or _("Top %(size)s") % {"size": 2 * n}
 
 
 def _records(
