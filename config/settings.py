@@ -66,6 +66,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A body over UPLOAD_MAX_BYTES is refused (413) before anything reads it, the CSRF
+    # check included (it reads the form in process_view, after every middleware call).
+    "config.middleware.UploadLimitMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: turns a refused login into the lockout page (config.login_throttle).
@@ -166,14 +169,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Login throttling (django-axes): LOGIN_FAILURE_LIMIT failed logins for one username, or from
-# one address, lock that username (from anywhere) and that address (for any username) for
-# LOGIN_COOLOFF_MINUTES. A refused attempt during the lock is counted too and restarts the
-# cool-off. A successful login clears the user's failures. Attempts are rows in the admin
-# (Axes → Access attempts, Access failures, Access logs); deleting an attempt unlocks.
+# Login throttling (django-axes): LOGIN_FAILURE_LIMIT failed logins for one username from
+# one address lock that pair, and as many from one address (any usernames) lock that
+# address, for LOGIN_COOLOFF_MINUTES. A username alone is never locked (issue 21, item 8):
+# someone guessing a staff member's username from elsewhere cannot keep them out. A
+# refused attempt during the lock is counted too and restarts the cool-off. A successful
+# login clears the user's failures. Attempts are rows in the admin (Axes → Access
+# attempts, Access failures, Access logs); deleting an attempt unlocks.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_VERBOSE = False  # no banner on every manage.py command; failures are still logged
@@ -182,6 +187,25 @@ AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
 # Behind a reverse proxy every request comes from the proxy's address: name the header the
 # proxy sets (e.g. X-Forwarded-For) so the address lockout applies to the real client.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
+
+# The one upload limit (issue 21, item 9): the largest file an upload page or an import
+# command takes (``tournaments.formats.checks.MAX_FILE_BYTES``) and the largest request
+# body, refused from its Content-Length before it is read (``config.middleware.
+# UploadLimitMiddleware``, 413). deploy/nginx.conf's ``client_max_body_size`` must say the
+# same (tests/deployment/test_upload_limit.py compares them).
+UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
+
+# E-mail (issue 20, item 9: staff invites, password reset). EMAIL_URL, e.g.
+# smtp+tls://user:password@smtp.example.org:587 (STARTTLS), smtp+ssl://…:465 (TLS) or
+# smtp://localhost:25 (django-environ's email URL; %40 for an @ in the user name); unset:
+# the console (mail printed to the log) with DEBUG on, else SMTP to localhost:25.
+# DEFAULT_FROM_EMAIL: the sender.
+if "EMAIL_URL" in env.ENVIRON:
+    vars().update(env.email_url("EMAIL_URL"))
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="matchslip@localhost")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 
 # HTTPS, all opt-in (see README, Configuration): `manage.py check --deploy` passes with
 # them set as the README's production example does.

@@ -14,12 +14,22 @@ Closing applies (P-AGE-2 … P-AGE-6, P-RT-1 … P-RT-4):
   division (P-AGE-4), the cut of each division from ``division_cuts`` (P-AGE-5).
 
 The organiser may choose other rounds or another largest cut (S-3).
+
+Check-in for real (issue 20, items 4 and 5): the plan counts the players checked in
+(``Registration.checked_in_at``, ``tournaments.services.checkin``), everyone while nobody
+is. Closing removes the absentees (the players not checked in, and those who dropped
+before round 1) once the organiser confirmed that very list: their registrations are
+deleted, so they have no place in the standings or the exports, and one audit row
+(``event.checkin_absent_removed``) keeps their names. Closing with nobody checked in
+counts every registered player present and checks them all in (the behaviour before
+check-in existed).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -31,10 +41,11 @@ from rulesets.tables import Recommendation
 from tournaments.errors import InvalidInput
 from tournaments.groups import set_swiss_groups
 from tournaments.messages import stored
-from tournaments.models import Division, Event, Registration, Structure
+from tournaments.models import Division, Event, PenaltyNote, Registration, Structure
 from tournaments.services import audit_log
+from tournaments.services.checkin import checkin_absentees
 
-from .engine.ages import DIVISIONS, AgeMode, AgeStyle, age_mode, division_cuts, round_basis
+from .engine.ages import AgeMode, age_structure
 
 CUTS = (0, 2, 4, 8, 16, 32, 64)
 #: The age modes as the dashboard names them (``{% translate event.age_style %}``).
@@ -74,22 +85,16 @@ class AgePlan:
 
 
 def active_counts(event: Event) -> dict[str, int]:
-    """Active (not dropped, not disqualified) players per division code."""
+    """Players present per division code: the active (not dropped, not disqualified)
+    players checked in, or every active player while nobody is checked in (issue 20,
+    item 4: the age plan and the pairing use the players checked in). 1 query."""
     regs = Registration.objects.filter(
         event=event, disqualified=False, dropped_after_round__isnull=True
-    ).values_list("division__code", flat=True)
-    return dict(Counter(regs))
-
-
-def _groups(mode: AgeMode, counts: dict[str, int]) -> list[list[str]]:
-    present = [d for d in (*DIVISIONS, "open") if counts.get(d)]
-    if mode.style is not AgeStyle.MODIFIED:
-        return [[d] for d in present]
-    shared = [d for d in ("junior", "senior") if d in present]
-    alone_small = len(shared) == 1 and shared[0] in mode.small_divisions
-    if "masters" in present and ("masters" in mode.small_divisions or alone_small or not shared):
-        return [[*shared, "masters"]]
-    return [shared] + ([["masters"]] if "masters" in present else [])
+    ).values_list("division__code", "checked_in_at")
+    rows = list(regs)
+    if any(at is not None for _, at in rows):
+        rows = [(code, at) for code, at in rows if at is not None]
+    return dict(Counter(code for code, _ in rows))
 
 
 def _recommend(event: Event, players: int) -> Recommendation:
@@ -103,25 +108,6 @@ def _recommend(event: Event, players: int) -> Recommendation:
 
 def _two_day_table(event: Event) -> bool:
     return event.day2_rounds > 0 and get_ruleset(event.ruleset).features.day2
-
-
-def _largest_cut(event: Event, basis: int, cut: int | None) -> int:
-    if event.structure == Structure.SWISS:
-        return 0
-    return _recommend(event, basis).cut if cut is None else cut
-
-
-def _group_plan(
-    event: Event, codes: list[str], counts: dict[str, int], rounds: int | None, cut: int | None
-) -> GroupPlan:
-    pod_counts = {c: counts[c] for c in codes}
-    basis = round_basis(pod_counts)
-    rec = _recommend(event, basis)
-    cuts = division_cuts(pod_counts, _largest_cut(event, basis, cut))
-    # A row without Swiss rounds (P-RT-5 5–8 Magic players: single elimination) keeps
-    # the rounds the organiser announced for a Swiss event.
-    planned = rounds or rec.rounds or event.swiss_rounds
-    return GroupPlan("+".join(codes), pod_counts, basis, planned, cuts, rec)
 
 
 def age_plan(
@@ -139,15 +125,23 @@ def age_plan(
         raise InvalidInput(gettext("Swiss rounds must be from 1 to 20."))
     if top_cut is not None and top_cut not in CUTS:
         raise InvalidInput(gettext("The top cut must be 0 (none) or a power of two from 2 to 64."))
-    try:
-        mode = age_mode(counts)
+    try:  # the shared source of truth of check-in, planner and pages (issue 20, item 13)
+        found = age_structure(
+            counts,
+            lambda players: _recommend(event, players),
+            rounds=swiss_rounds,
+            top_cut=top_cut,
+            cuts=event.structure != Structure.SWISS,
+            # a row without Swiss rounds (P-RT-5 5–8 Magic players) keeps the announced
+            fallback_rounds=event.swiss_rounds,
+        )
     except ValueError as e:
         raise InvalidInput(str(e)) from None
-    plans = [_group_plan(event, g, counts, swiss_rounds, top_cut) for g in _groups(mode, counts)]
-    if mode.age_modified:  # P-AGE-5: about the same percentage of each division
-        shared = division_cuts(counts, _largest_cut(event, max(counts.values()), top_cut))
-        plans = [replace(p, cuts={d: shared[d] for d in p.counts}) for p in plans]
-    return AgePlan(mode, tuple(plans))
+    plans = [
+        GroupPlan(g.key, g.counts, g.basis, g.rounds, g.cuts, g.recommendation)
+        for g in found.groups
+    ]
+    return AgePlan(found.mode, tuple(plans))
 
 
 def _apply(division: Division, plan: AgePlan) -> None:
@@ -164,18 +158,34 @@ def _apply(division: Division, plan: AgePlan) -> None:
 
 @transaction.atomic
 def checkin_close(
-    *, event: Event, by: Any, swiss_rounds: int | None = None, top_cut: int | None = None
+    *,
+    event: Event,
+    by: Any,
+    swiss_rounds: int | None = None,
+    top_cut: int | None = None,
+    absent: Collection[int] | None = None,
 ) -> AgePlan:
-    """Close check-in: apply :func:`age_plan` to the event's divisions (pairing groups,
-    Swiss rounds, cuts) and record the age mode and its reason on the event. Refused
-    (InvalidInput) once a round exists, and when the plan would pair a flighted division
-    with another (flights are for age-separated divisions only, P-FL-1). Implements
+    """Close check-in: remove the absentees, apply :func:`age_plan` to the event's
+    divisions (pairing groups, Swiss rounds, cuts) and record the age mode and its reason
+    on the event.
+
+    ``absent``: the registration ids of the absentees the organiser confirmed
+    (``tournaments.services.checkin.checkin_absentees``, shown before closing); they must
+    be exactly the absentees now, else InvalidInput asks to review the list again (a
+    player checked in meanwhile is never removed). Their registrations are deleted (no
+    place in the standings, issue 20 item 5), audited with their names. With nobody
+    checked in, every active player is checked in (everyone present).
+
+    Refused (InvalidInput) once a round exists, when an absentee has a penalty note (it
+    must stay), and when the plan would pair a flighted division with another (flights
+    are for age-separated divisions only, P-FL-1); nothing changes then. Implements
     P-AGE-2 … P-AGE-6, R-5, P-RT-1 … P-RT-4, S-3."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     if ev.rounds.exists():
         raise InvalidInput(
             gettext("Round 1 is already paired: the pods and the age mode are fixed.")
         )
+    removed = _remove_absentees(ev, by, absent)
     plan = age_plan(ev, swiss_rounds=swiss_rounds, top_cut=top_cut)
     divisions = list(ev.divisions.all())
     shared = {code for p in plan.groups if len(p.counts) > 1 for code in p.counts}
@@ -199,11 +209,82 @@ def checkin_close(
         update_fields=["age_style", "age_reason", "swiss_rounds", "top_cut_size"]
         + ["checkin_closed_at"]
     )
+    everyone = _check_everyone_in(ev, by)
     audit_log(
         event=ev,
         by=by,
         action="event.checkin_close",
         obj=ev,
-        new={"mode": ev.age_style, "groups": {p.group: [p.rounds, p.cuts] for p in plan.groups}},
+        new={
+            "mode": ev.age_style,
+            "groups": {p.group: [p.rounds, p.cuts] for p in plan.groups},
+            "removed": removed,
+            "everyone_present": everyone,
+        },
     )
     return plan
+
+
+def _remove_absentees(event: Event, by: Any, confirmed: Collection[int] | None) -> int:
+    """Delete the absentees' registrations once ``confirmed`` names exactly them; audited
+    with their names. Returns how many were removed. Raises InvalidInput (nothing
+    deleted) when the list changed since it was shown or an absentee has a penalty note."""
+    absentees = checkin_absentees(event)
+    if not absentees:
+        return 0
+    if confirmed is None or set(confirmed) != {r.pk for r in absentees}:
+        raise InvalidInput(
+            gettext(
+                "The list of players not checked in has changed (%(count)s now): review it"
+                " and confirm again."
+            )
+            % {"count": len(absentees)}
+        )
+    noted = set(
+        PenaltyNote.objects.filter(registration__in=absentees).values_list(
+            "registration_id", flat=True
+        )
+    )
+    if noted:
+        name = next(r.player.name for r in absentees if r.pk in noted)
+        raise InvalidInput(
+            gettext(
+                "%(name)s has a penalty note, so their entry must stay: check them in, or"
+                " disqualify them, before closing check-in."
+            )
+            % {"name": name}
+        )
+    audit_log(
+        event=event,
+        by=by,
+        action="event.checkin_absent_removed",
+        obj=event,
+        old={
+            "players": [
+                {
+                    "name": r.player.name,
+                    "player_id": r.player.player_id,
+                    "division": r.division.code,
+                    "external_id": r.external_id,
+                    "dropped_after_round": r.dropped_after_round,
+                }
+                for r in absentees
+            ]
+        },
+        reason="Not checked in when check-in closed.",
+    )
+    Registration.objects.filter(pk__in=[r.pk for r in absentees]).delete()
+    return len(absentees)
+
+
+def _check_everyone_in(event: Event, by: Any) -> bool:
+    """Nobody checked in: closing counts every active player present, so check them all
+    in (one UPDATE). Returns True when it did."""
+    active = Registration.objects.filter(
+        event=event, disqualified=False, dropped_after_round__isnull=True
+    )
+    if active.filter(checked_in_at__isnull=False).exists():
+        return False
+    user = by if getattr(by, "is_authenticated", False) else None
+    active.update(checked_in_at=timezone.now(), checked_in_by=user)
+    return True

@@ -135,10 +135,13 @@ def pairing_request(*, event: Event, group: str, by: Any) -> tuple[BackgroundRun
     was already going, and no second task is queued. Raises RoundStateError with
     :func:`pairing_refusal`'s sentence, before any run is made, when the group has nothing
     to pair now. When the broker is unreachable the run is failed at once with a reason
-    (``runs.UNSENT``), never left queued.
+    (``runs.UNSENT``), never left queued. A run whose worker or message was lost (its
+    lease, ``runs.row_lease_lost``) is sent again, or failed and replaced when its worker
+    died too often: the page's "Try again" works with no sweep running (issue 21, item 5).
     """
     with transaction.atomic():
-        run, created = run_active(event.pk, BackgroundRun.Kind.PAIRING, group), False
+        run = run_active(event.pk, BackgroundRun.Kind.PAIRING, group, recover_lost=True)
+        created = False
         # The run first, then the rounds: a run finishing in between is seen either still
         # going or with its round paired, never as neither.
         if run is None:

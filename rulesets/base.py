@@ -217,7 +217,7 @@ class Ruleset:
     it runs. cuts: allowed top-cut sizes. features: :class:`Features`.
     round_seconds / elimination_seconds: the round clock's time (None: untimed).
     extra_turns: turns played after time is called (W-TIME-2: three), which the event
-    planner (``rulesets.planner``) adds to a round's length.
+    planner (``pairings.engine.planner``) adds to a round's length.
     time_called: the W-TIME-1 time-called helper applies. game_check: the game-record
     rule for ``BEST_OF_3`` (M-MATCH-1). glossary: extra lines for the help page.
     """

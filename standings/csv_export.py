@@ -16,7 +16,7 @@ from typing import Any
 
 from tournaments.formats.spreadsheet import safe_rows
 from tournaments.models import Event, Outcome, Round
-from tournaments.selectors.names import file_ids_for_event
+from tournaments.selectors.names import file_ids_for_event, shown_names_by_external_id
 
 from .adapters import decimal_text
 from .services import standings_data
@@ -48,6 +48,7 @@ def standings_rows(event: Event) -> list[list[str]]:
         + ["dropped"]
     ]
     ids = file_ids_for_event(event.pk)
+    names = shown_names_by_external_id(event.pk)  # same-name players told apart
     for code, lines in standings_data(event).get("divisions", {}).items():
         for line in lines:
             rows.append(
@@ -55,7 +56,7 @@ def standings_rows(event: Event) -> list[list[str]]:
                     code,
                     "" if line["place"] is None else str(line["place"]),
                     ids.get(line["player"], line["player"]),
-                    line["name"],
+                    names.get(line["player"], line["name"]),
                     line["record"],
                     str(line["match_points"]),
                     *(_tiebreaker(line, c.key) for c in columns),
@@ -77,17 +78,13 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     """Header plus one row per match: round, pairing group, table (0 for a bye), each
     seat's player id (the file id, module docstring) and name, and the result
     (:func:`_result`, the winner by file id). ``round``: that round only; default the
-    latest round of every pairing group (the current pairings)."""
-    if round is not None:
-        rounds = [round]
-    else:
-        latest: dict[str, Round] = {}
-        for rnd in (
-            Round.objects.filter(event=event).select_related("group").order_by("number", "pk")
-        ):
-            latest[rnd.group.key] = rnd
-        rounds = list(latest.values())
+    current pairings: in each family of pairing groups (a division's Swiss group with its
+    flights and its top cut), the rounds of the highest number, so a player who went on
+    to the top cut is listed once, not again with their last Swiss round (issue 20,
+    item 14)."""
+    rounds = [round] if round is not None else _current_rounds(event)
     ids = file_ids_for_event(event.pk)
+    names = shown_names_by_external_id(event.pk)  # same-name players told apart
     out: list[tuple[list[str], str]] = []
     seats_max = 2
     for rnd in rounds:
@@ -97,7 +94,8 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
             seats_max = max(seats_max, len(seats))
             row = [str(rnd.number), rnd.group.key, str(m.table or 0)]
             for s in seats:
-                row += [ids[s.registration.external_id], s.registration.player.name]
+                ext = s.registration.external_id
+                row += [ids[ext], names.get(ext, s.registration.player.name)]
             out.append((row, _result(m.outcome, ids[m.winner.external_id] if m.winner else None)))
     header = ["round", "group", "table"]
     for n in range(1, seats_max + 1):
@@ -106,6 +104,25 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     return [header + ["result"]] + [
         row + [""] * (width - len(row)) + [result] for row, result in out
     ]
+
+
+def _current_rounds(event: Event) -> list[Round]:
+    """The latest rounds of each family of pairing groups (groups joined by ``parent``),
+    in family then table order."""
+    all_rounds = list(
+        Round.objects.filter(event=event).select_related("group").order_by("number", "pk")
+    )
+    parent = dict(event.groups.values_list("pk", "parent_id"))
+
+    def root(group_id: int) -> int:
+        while parent.get(group_id) is not None:
+            group_id = parent[group_id]
+        return group_id
+
+    latest: dict[int, int] = {}
+    for rnd in all_rounds:
+        latest[root(rnd.group_id)] = rnd.number
+    return [r for r in all_rounds if latest[root(r.group_id)] == r.number]
 
 
 def csv_text(rows: list[list[str]]) -> str:

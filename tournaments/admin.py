@@ -9,17 +9,26 @@ it, so:
 * **Changed through actions that call the services** — rounds (publish, start) and
   registrations (drop), each audited under the admin user's name; results are entered
   and corrected on the staff pages (slips, corrections with a reason).
-* **Editable, validated** — Event (``Event.clean``: the ruleset's cut sizes), Division
-  (``Division.clean``), Player, EventStaff.
+* **Editable, validated, audited** — Event (``Event.clean``: the ruleset's cut sizes),
+  Division (``Division.clean``), Player, EventStaff, and the divisions and staff inline on
+  an event's page. Every add, change and delete writes the event's audit row under the
+  admin user's name (``admin.add`` / ``admin.change`` / ``admin.delete``, the changed
+  fields' old and new values; issue 21, item 7); a player's, in each event the player is
+  registered in. A running event's (status past registration) ruleset and structure are
+  read-only: the rounds already played were paired and scored by them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib import admin, messages
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models as db
 from django.db.models import QuerySet
+from django.forms import BaseModelFormSet, ModelForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -81,6 +90,84 @@ def service_action(
     return action
 
 
+def admin_values(obj: db.Model) -> dict[str, Any]:
+    """``obj``'s stored fields as JSON values for an audit row: ``{field name: value}``,
+    a foreign key as its object's text, dates as ISO text; the primary key and fields
+    Django stamps itself (``auto_now``) left out."""
+    values: dict[str, Any] = {}
+    for field in obj._meta.concrete_fields:
+        if field.primary_key or getattr(field, "auto_now", False):
+            continue
+        if field.is_relation:
+            related = getattr(obj, field.name, None)
+            values[field.name] = None if related is None else str(related)
+        else:
+            values[field.name] = field.value_from_object(obj)
+    return json.loads(json.dumps(values, cls=DjangoJSONEncoder))
+
+
+def admin_events(obj: db.Model) -> Iterable[models.Event]:
+    """The events whose audit trail records a change to ``obj``: the event itself, the
+    event ``obj`` belongs to, or every event a player is registered in."""
+    if isinstance(obj, models.Event):
+        return [obj]
+    if isinstance(obj, models.Player):
+        return models.Event.objects.filter(registrations__player=obj).distinct()
+    event = getattr(obj, "event", None)
+    return [event] if isinstance(event, models.Event) else []
+
+
+def admin_audit(
+    obj: db.Model, *, by: Any, old: dict[str, Any] | None, new: dict[str, Any] | None
+) -> None:
+    """Write the audit row of an admin add (``old`` None), change or delete (``new``
+    None) of ``obj`` (``admin_values`` before and after) in each of its events
+    (:func:`admin_events`), under the admin user ``by``; a change records only the fields
+    that changed, and a save that changed nothing writes no row (issue 21, item 7)."""
+    if old is not None and new is not None:
+        changed = sorted(k for k in new if old.get(k) != new[k])
+        if not changed:
+            return
+        old, new = {k: old.get(k) for k in changed}, {k: new[k] for k in changed}
+    action = "admin.add" if old is None else "admin.delete" if new is None else "admin.change"
+    for event in admin_events(obj):
+        services.audit_log(event=event, by=by, action=action, obj=obj, old=old, new=new)
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """An editable model whose every add, change and delete in the admin, its inlines'
+    included, writes its events' audit rows (:func:`admin_audit`), in the admin's own
+    transaction."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: ModelForm, change: bool) -> None:
+        stored = type(obj)._default_manager.filter(pk=obj.pk).first() if change else None
+        old = admin_values(stored) if stored is not None else None
+        super().save_model(request, obj, form, change)
+        admin_audit(obj, by=request.user, old=old, new=admin_values(obj))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        admin_audit(obj, by=request.user, old=admin_values(obj), new=None)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for obj in queryset:
+            admin_audit(obj, by=request.user, old=admin_values(obj), new=None)
+        super().delete_queryset(request, queryset)
+
+    def save_formset(
+        self, request: HttpRequest, form: ModelForm, formset: BaseModelFormSet, change: bool
+    ) -> None:
+        ids = [f.instance.pk for f in formset.forms if f.instance.pk is not None]
+        stored = {o.pk: admin_values(o) for o in formset.model._default_manager.filter(pk__in=ids)}
+        super().save_formset(request, form, formset, change)
+        for obj in formset.new_objects:
+            admin_audit(obj, by=request.user, old=None, new=admin_values(obj))
+        for obj, _fields in formset.changed_objects:
+            admin_audit(obj, by=request.user, old=stored.get(obj.pk), new=admin_values(obj))
+        for obj in formset.deleted_objects:
+            admin_audit(obj, by=request.user, old=stored.get(obj.pk), new=None)
+
+
 class DivisionInline(admin.TabularInline):
     model = models.Division
     extra = 0
@@ -92,8 +179,13 @@ class StaffInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+# Fixed once an event runs (its status past registration): its rounds were paired and
+# scored by them (issue 21, item 7).
+FIXED_WHEN_RUNNING = ["ruleset", "structure"]
+
+
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(AuditedAdmin):
     list_display = ["name", "slug", "ruleset", "structure", "status", "date"]
     list_filter = ["ruleset", "status"]
     search_fields = ["name", "slug"]
@@ -101,15 +193,22 @@ class EventAdmin(admin.ModelAdmin):
     readonly_fields = ["status"]
     inlines = [DivisionInline, StaffInline]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """``status`` always; ``ruleset`` and ``structure`` too once the event runs."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != models.EventStatus.REGISTRATION:
+            fields += FIXED_WHEN_RUNNING
+        return fields
+
 
 @admin.register(models.Division)
-class DivisionAdmin(admin.ModelAdmin):
+class DivisionAdmin(AuditedAdmin):
     list_display = ["event", "code", "swiss_rounds", "top_cut_size", "flights"]
     list_filter = ["code"]
 
 
 @admin.register(models.Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AuditedAdmin):
     list_display = ["name", "player_id", "birth_year"]
     search_fields = ["name", "player_id"]
 
@@ -179,7 +278,7 @@ class MatchSeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.EventStaff)
-class EventStaffAdmin(admin.ModelAdmin):
+class EventStaffAdmin(AuditedAdmin):
     list_display = ["event", "user", "role"]
     list_filter = ["role"]
 

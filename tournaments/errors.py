@@ -34,3 +34,19 @@ class RecordLocked(MatchslipError):
 
 class PairingImpossible(MatchslipError):
     """The next round cannot be paired (no players, event finished, ...)."""
+
+
+class DivisionUnconfirmed(InvalidInput):
+    """P-AGE-1, issue 20 item 3: a player put in a division their birth year does not
+    give, not yet confirmed; the message asks ("Born 1993: Masters by the season's
+    cut-offs. Put in Junior anyway?") and the page offers to confirm."""
+
+
+class AgreedResultOverride(InvalidInput):
+    """Issue 20 item 3: a staff entry differs from the result every player of the table
+    reported, and no reason was given. ``agreed``: the players' result in words; the
+    round page asks "Both players reported … Override? Reason:" and posts again with it."""
+
+    def __init__(self, message: str, *, agreed: str = "") -> None:
+        super().__init__(message)
+        self.agreed = agreed

@@ -24,6 +24,8 @@ from .models import (
     StaffRole,
     Structure,
 )
+from .selectors.names import registration_name, with_shown_names
+from .text import TextRefused, clean_name
 
 # Every cut size some ruleset plays; EventForm.clean keeps each ruleset to its own.
 TOP_CUT_CHOICES = [(0, "No top cut")] + [
@@ -52,6 +54,25 @@ DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 
+class NameField(forms.CharField):
+    """A player's name, an event's name or its venue under the one text rule for names
+    (``tournaments.text``, issue 21 item 3): the value is checked as typed (a form's
+    usual strip would hide a control character at either end) and cleaned normalised;
+    a refused value is a field error naming the field ("Name: contains the control
+    character U+000B, which a name cannot hold")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("strip", False)
+        super().__init__(**kwargs)
+
+    def clean(self, value: Any) -> str:
+        value = super().clean(value)
+        try:
+            return clean_name(value, str(self.label), required=self.required)
+        except TextRefused as e:
+            raise forms.ValidationError(str(e), code="name") from None
+
+
 class EventForm(forms.Form):
     """The announced structure of a new event (S-1, S-2)."""
 
@@ -70,7 +91,7 @@ class EventForm(forms.Form):
         "day2_rounds": 0,
     }
 
-    name = forms.CharField(max_length=200, label=_("Name"))
+    name = NameField(max_length=200, label=_("Name"))
     ruleset = forms.ChoiceField(
         choices=lambda: [(key, _(label)) for key, label in rulesets.choices()],
         initial=rulesets.DEFAULT,
@@ -115,7 +136,7 @@ class EventForm(forms.Form):
     date = forms.DateField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("Date")
     )
-    location = forms.CharField(max_length=200, required=False, label=_("Location"))
+    location = NameField(max_length=200, required=False, label=_("Location"))
     season_year = forms.IntegerField(
         min_value=2000,
         max_value=2100,
@@ -128,6 +149,30 @@ class EventForm(forms.Form):
         label=_("Awards Championship Points"),
         help_text=_("Adding a player after round 2 then needs an explicit override."),
     )
+    #: Each division's rounds and cut as "Use these" copies them from the plan (issue 20,
+    #: item 13): ``senior:3:2,junior:3:0``; see :meth:`clean_division_structure`.
+    division_structure = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
+
+    def clean_division_structure(self) -> dict[str, tuple[int, int]]:
+        """``code:rounds:cut`` entries, comma separated → ``{code: (rounds, cut)}``;
+        empty → ``{}``. A malformed entry, an unknown division or rounds outside 0-20
+        is a field error."""
+        value = (self.cleaned_data.get("division_structure") or "").strip()
+        out: dict[str, tuple[int, int]] = {}
+        for entry in filter(None, (e.strip() for e in value.split(","))):
+            parts = entry.split(":")
+            if (
+                len(parts) != 3
+                or parts[0] not in DivisionCode.values
+                or not all(p.isdigit() for p in parts[1:])
+                or int(parts[1]) > 20
+            ):
+                raise forms.ValidationError(
+                    _("Each division's structure must read division:rounds:cut, got %(entry)s."),
+                    params={"entry": entry},
+                )
+            out[parts[0]] = (int(parts[1]), int(parts[2]))
+        return out
 
     def clean(self) -> dict[str, Any]:
         """The announced structure must be one the chosen ruleset can run (S-1): its own
@@ -149,6 +194,9 @@ class EventForm(forms.Form):
         for name, feature in self.FEATURE_FIELDS.items():
             if not getattr(ruleset.features, feature):
                 data[name] = self.CLEARED[name]
+        for code, (_rounds, size) in (data.get("division_structure") or {}).items():
+            if problem := ruleset.cut_problem(size):
+                self.add_error(None, f"{DivisionCode(code).label}: {shown(problem)}")
         return data
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -156,13 +204,22 @@ class EventForm(forms.Form):
         data = dict(self.cleaned_data)
         data["divisions"] = dict(DIVISION_LAYOUTS[data["divisions"]][1])
         data["day2_rounds"] = data.get("day2_rounds") or 0
+        # issue 20, item 13: "Use these" gives each division of the layout its own
+        # structure; a division the layout does not have is left out
+        data["division_structure"] = {
+            code: own
+            for code, own in (data.get("division_structure") or {}).items()
+            if code in data["divisions"]
+        }
         return data
 
 
 class PlayerForm(forms.Form):
-    """One player: name, the organisation's player id, birth year and division."""
+    """One player: name, the organisation's player id, birth year and division. With age
+    divisions the division may be left to the birth year (its first choice, "By birth
+    year", issue 20 item 3): the service chooses it by the season's cut-offs."""
 
-    name = forms.CharField(max_length=200, label=_("Name"))
+    name = NameField(max_length=200, label=_("Name"))
     player_id = forms.CharField(max_length=40, required=False, label=_("Player id"))
     birth_year = forms.IntegerField(
         min_value=1900, max_value=2100, required=False, label=_("Birth year")
@@ -176,6 +233,8 @@ class PlayerForm(forms.Form):
         self.fields["division"].queryset = event.divisions.order_by(age_order())
         if event.divisions.count() < 2:
             self.fields["division"].widget = forms.HiddenInput()
+        elif event.rules.features.age_divisions:
+            self.fields["division"].empty_label = _("By birth year")
         if not event.awards_championship_points:
             del self.fields["override_late_entry"]
         if not event.rules.features.age_divisions:  # the birth year only sets the division
@@ -191,10 +250,20 @@ class DivisionForm(forms.Form):
     """Move a player to another age division before round 1 (P-AGE-1 override)."""
 
     division = forms.ModelChoiceField(queryset=Division.objects.none(), empty_label=None)
+    confirm = forms.BooleanField(required=False)  # a move against the birth year, confirmed
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["division"].queryset = event.divisions.order_by(age_order())
+
+
+class FirstTableForm(forms.Form):
+    """A pairing group's first table number (issue 20 item 7); empty: set when its next
+    round is paired, after the tables in play."""
+
+    first_table = forms.IntegerField(
+        min_value=1, max_value=9999, required=False, label=_("First table")
+    )
 
 
 class CheckinCloseForm(forms.Form):
@@ -282,7 +351,15 @@ class PlayerDropForm(forms.Form):
 
 
 class StaffInviteForm(forms.Form):
-    who = forms.CharField(max_length=254, label=_("Username or e-mail"))
+    """Who to add (issue 20, item 9): an account's username or e-mail adds it at once; an
+    e-mail with no account gets an invite link by e-mail; empty makes a link to hand over."""
+
+    who = forms.CharField(
+        max_length=254,
+        required=False,
+        label=_("Username or e-mail"),
+        help_text=_("Someone without an account: their e-mail, or leave empty for a link."),
+    )
     role = forms.ChoiceField(choices=StaffRole.choices)
 
 
@@ -333,10 +410,18 @@ class EventSettingsForm(forms.Form):
         return value
 
 
+class RegistrationChoiceField(forms.ModelChoiceField):
+    """A player of the event, each labelled as people see them: told apart from a
+    same-name player (``selectors.names``, issue 20 item 8)."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return registration_name(obj)
+
+
 class PenaltyForm(forms.Form):
     """A penalty note: the player, the round, the penalty and the infraction."""
 
-    registration = forms.ModelChoiceField(queryset=Registration.objects.none(), label=_("Player"))
+    registration = RegistrationChoiceField(queryset=Registration.objects.none(), label=_("Player"))
     round_number = forms.IntegerField(min_value=1, required=False, label=_("Round"))
     kind = forms.ChoiceField(choices=PenaltyKind.choices, label=_("Penalty"))
     infraction = forms.CharField(max_length=200)
@@ -344,9 +429,9 @@ class PenaltyForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["registration"].queryset = Registration.objects.filter(
-            event=event
-        ).select_related("player")
+        self.fields["registration"].queryset = with_shown_names(
+            Registration.objects.filter(event=event), event.pk
+        )
 
 
 class AuditFilterForm(forms.Form):
@@ -514,7 +599,7 @@ class PlayerEditForm(forms.Form):
     """Fix a registered player: name, player id, birth year (``ages``: the event has age
     divisions). The ``was_*`` fields carry the values shown (optimistic check)."""
 
-    name = forms.CharField(max_length=200, label=_("Name"))
+    name = NameField(max_length=200, label=_("Name"))
     player_id = forms.CharField(max_length=40, required=False, label=_("Player id"))
     birth_year = forms.IntegerField(
         min_value=1900, max_value=2100, required=False, label=_("Birth year")
@@ -558,13 +643,13 @@ class EventEditForm(forms.Form):
     """The event's name, date, venue and announced Swiss rounds; ``rounds`` False hides
     the rounds (they can no longer change). ``was_*`` carry the values shown."""
 
-    name = forms.CharField(max_length=200, label=_("Name"))
+    name = NameField(max_length=200, label=_("Name"))
     date = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         label=_("Date"),
     )
-    location = forms.CharField(max_length=200, required=False, label=_("Venue"))
+    location = NameField(max_length=200, required=False, label=_("Venue"))
     swiss_rounds = forms.IntegerField(
         min_value=1, max_value=20, label=_("Swiss rounds (announced)")
     )

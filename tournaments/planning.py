@@ -1,5 +1,5 @@
 """The event planner on the pages (issue 13, item 8): the New-event page's plan form and
-an event's estimated finish, both through the pure :func:`rulesets.planner.plan`.
+an event's estimated finish, both through the pure :func:`pairings.engine.planner.plan`.
 
 Before the event, the plan reads the expected attendance per division and the table's
 structure; once it runs, it reads the players registered, the announced structure and
@@ -18,8 +18,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from pairings.engine.planner import DEFAULT_BREAK_SECONDS, Announced, Plan, Played, plan
 from rulesets import get_ruleset
-from rulesets.planner import DEFAULT_BREAK_SECONDS, Announced, Plan, Played, plan
+from rulesets.mtg_multiplayer import standard_size
 
 from .models import DivisionCode, Event, Round
 
@@ -114,17 +115,19 @@ def plan_for_event(event: Event, now: dt.datetime | None = None) -> Plan | None:
     if start is None:
         return None
     divisions = _divisions(event)
-    counts = {code: n for code, (n, _) in divisions.items() if n} or {
+    counts = {code: n for code, (n, _, _) in divisions.items() if n} or {
         k: int(v) for k, v in event.expected_players.items()
     }
     if not counts:
         return None
-    flights = {code: f for code, (_, f) in divisions.items() if f}
+    flights = {code: f for code, (_, f, _) in divisions.items() if f}
     announced = Announced(
         rounds=event.swiss_rounds,
         cut=event.top_cut_size,
         day2_rounds=event.day2_rounds,
         flights=flights or None,
+        # issue 20, item 13: each division's own rounds and cut (set at check-in)
+        divisions={code: own for code, (_, _, own) in divisions.items()},
     )
     try:
         return plan(
@@ -138,6 +141,7 @@ def plan_for_event(event: Event, now: dt.datetime | None = None) -> Plan | None:
             announced=announced,
             played=_played(rounds, flighted=bool(flights)),
             now=now or timezone.now(),
+            pod_size=standard_size(event.options),
         )
     except ValueError:
         return None
@@ -147,12 +151,25 @@ def _aware(day: dt.date, at: dt.time) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, at))
 
 
-def _divisions(event: Event) -> dict[str, tuple[int, int]]:
-    """``{division code: (players still in, flights)}``."""
+def _divisions(event: Event) -> dict[str, tuple[int, int, tuple[int, int]]]:
+    """``{division code: (players still in, flights, (its Swiss rounds, its cut))}``:
+    the division's own structure where set (``Division.rounds`` / ``cut``), else the
+    event's. A flighted division's own rounds already lost a round per doubling
+    (P-FL-2), which the planner takes off itself: it keeps the event's."""
     rows = event.divisions.annotate(
         n=Count("registrations", filter=Q(registrations__dropped_after_round__isnull=True))
-    ).values_list("code", "n", "flights")
-    return {code: (n, flights) for code, n, flights in rows}
+    ).values_list("code", "n", "flights", "swiss_rounds", "top_cut_size")
+    return {
+        code: (
+            n,
+            flights,
+            (
+                event.swiss_rounds if rounds is None or flights else rounds,
+                event.top_cut_size if cut is None else cut,
+            ),
+        )
+        for code, n, flights, rounds, cut in rows
+    }
 
 
 #: A round's times as read: (number, flight of its group or None, started_at, completed_at).

@@ -69,7 +69,7 @@ from django.utils import timezone, translation
 from django_htmx.middleware import HtmxDetails
 
 from . import live
-from .models import Event, EventStatus, Registration
+from .models import Event, EventListing, EventStatus, Registration
 from .outages import BROKER_ERRORS, broker_outage
 from .public_cache import pairings_fragment_save
 from .selectors import (
@@ -329,10 +329,16 @@ def public_pages_committed(event_id: int, *, pairings: bool = True, build: bool 
 def public_pages_build(event_id: int, gen: str | None) -> Pointer | None:
     """Body of the build task: rebuild the event's prebuilt pages for generation ``gen``
     and make them current; None (nothing built) when a newer change has committed since
-    (its own build follows) or the event is gone. The pairings fragment is rebuilt too
+    (its own build follows), the event is gone, or it is a draft (issue 20, item 10: its
+    pages answer only its staff, so nothing is prebuilt; the open pages are told at once).
+    The pairings fragment is rebuilt too
     when a change since the last build asked for it. Safe to run twice."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None or not _current(event_id, gen):
+        return None
+    if event.listing == EventListing.DRAFT:  # staff only: nothing to serve anonymously
+        cache.delete(_lock_key(event.slug))
+        public_pages_announce(event_id, event)
         return None
     fragment = cache.get(_fragment_stale_key(event_id)) is not None
     if fragment:
@@ -377,7 +383,7 @@ def public_pages_fill(slug: str) -> None:
         return
     try:
         event = Event.objects.filter(slug=slug).first()
-        if event is not None:
+        if event is not None and event.listing != EventListing.DRAFT:
             _store(event, replace=False, gen=generation(event.pk))
     finally:
         cache.delete(_lock_key(slug))

@@ -7,7 +7,7 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import guides, live, player, prebuilt, public, timer
+from .views import checkin, guides, live, player, prebuilt, public, timer
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
@@ -25,4 +25,6 @@ urlpatterns = [
     path(f"{P}live/", live.player_live, name="player_live"),
     path(f"{P}report/", player.player_report, name="player_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),
+    path(f"{P}checkin/", checkin.player_checkin, name="player_checkin"),  # issue 20
+    path(f"{E}checkin/", checkin.door_checkin, name="checkin"),
 ]

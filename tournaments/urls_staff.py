@@ -9,7 +9,9 @@ the ``staff`` namespace.
 from django.urls import path
 
 from .views import (
+    accounts,
     audit,
+    checkin,
     clock,
     desk,
     discipline,
@@ -20,7 +22,9 @@ from .views import (
     printing,
     roster,
     staff,
+    tables,
     team,
+    undo,
 )
 
 E = "e/<slug:slug>/staff/"
@@ -38,6 +42,9 @@ urlpatterns = [
     path("staff/imports/<int:job_id>/retry/", imports.import_job_retry, name="import_job_retry"),
     path(f"{E}live/", live.staff_live, name="live"),
     path(f"{E}players/", staff.players, name="players"),
+    path(f"{E}checkin/", checkin.checkin, name="checkin"),  # issue 20, items 4 and 5
+    path(f"{P}checkin/", checkin.checkin_toggle, name="checkin_toggle"),
+    path(f"{E}checkin/door/", checkin.checkin_door, name="checkin_door"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),
@@ -54,6 +61,10 @@ urlpatterns = [
     path(R, staff.round_detail, name="round"),
     path(f"{R}publish/", staff.round_publish, name="round_publish"),
     path(f"{R}start/", staff.round_start, name="round_start"),
+    path(f"{R}discard/", undo.round_discard, name="round_discard"),
+    path(f"{R}swap/", undo.round_swap, name="round_swap"),
+    path(f"{R}move/", undo.round_move, name="round_move"),
+    path(f"{R}undo-last/", undo.round_undo_last, name="round_undo_last"),
     path(f"{R}clock/", clock.round_clock, name="round_clock"),
     path(f"{R}clock/pause/", clock.round_clock_pause, name="round_clock_pause"),
     path(f"{R}clock/resume/", clock.round_clock_resume, name="round_clock_resume"),
@@ -70,6 +81,9 @@ urlpatterns = [
     path(f"{E}disputes/", desk.disputes, name="disputes"),
     path(f"{E}corrections/", desk.corrections, name="corrections"),
     path(f"{E}penalties/", desk.penalties, name="penalties"),
+    # issue 20 item 7: table numbers across groups, and one clock for them
+    path(f"{E}groups/<str:group_key>/first-table/", tables.first_table, name="group_first_table"),
+    path(f"{E}rounds/start-all/", tables.start_all, name="rounds_start_all"),
     path(f"{E}help/", guides.staff_help_home, name="help_home"),
     path(f"{E}help/<str:role>/", guides.staff_help, name="help"),
     path(f"{E}audit/", audit.audit, name="audit"),
@@ -77,6 +91,14 @@ urlpatterns = [
     path(f"{E}team/", team.team, name="team"),
     path(f"{E}team/invite/", team.team_invite, name="team_invite"),
     path(f"{E}team/<int:staff_id>/remove/", team.team_remove, name="team_remove"),
+    path(  # issue 20, items 9 and 10: invites, listing, delete
+        f"{E}team/invites/<int:invite_id>/withdraw/",
+        accounts.team_invite_withdraw,
+        name="team_invite_withdraw",
+    ),
+    path("staff/invite/<str:token>/", accounts.invite_accept, name="invite_accept"),
+    path(f"{E}listing/", accounts.event_listing, name="event_listing"),
+    path(f"{E}delete/", accounts.event_delete, name="event_delete"),
     path(f"{E}event/", roster.event_edit, name="event_edit"),
     path(f"{E}settings/", team.event_settings, name="event_settings"),
     path(f"{E}settings/options/", team.event_options, name="event_options"),

@@ -14,7 +14,7 @@ Decisions where RULES.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -25,9 +25,13 @@ from rulesets.i18n import Text, gettext_noop, text
 __all__ = [
     "DIVISIONS",
     "AgeMode",
+    "AgeStructure",
     "AgeStyle",
+    "GroupStructure",
     "age_mode",
+    "age_structure",
     "division_cuts",
+    "pairing_groups",
     "round_basis",
 ]
 
@@ -179,3 +183,114 @@ def _nearest_power(target: Fraction, players: int) -> int:
     while power > players:
         power //= 2
     return power if power >= 2 else 0
+
+
+def pairing_groups(mode: AgeMode, counts: Mapping[str, int]) -> list[list[str]]:
+    """The Swiss pairing groups of ``counts`` (division → players) in ``mode``: each
+    division alone (age-separated, open); age-modified: Junior and Senior share one group
+    (R-5), Masters joins it when Masters has 1-5 players, when the shared group would
+    otherwise hold one small division alone, or when there is no Junior or Senior
+    (P-AGE-3)."""
+    present = [d for d in (*DIVISIONS, OPEN) if counts.get(d)]
+    if mode.style is not AgeStyle.MODIFIED:
+        return [[d] for d in present]
+    shared = [d for d in ("junior", "senior") if d in present]
+    alone_small = len(shared) == 1 and shared[0] in mode.small_divisions
+    if "masters" in present and ("masters" in mode.small_divisions or alone_small or not shared):
+        return [[*shared, "masters"]]
+    return [shared] + ([["masters"]] if "masters" in present else [])
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStructure:
+    """One pairing group's structure: its divisions' players, the players the round
+    table is read with (its largest division, P-AGE-4), its Swiss rounds, each division's
+    top cut (P-AGE-5) and the table's row (a ``rulesets.tables.Recommendation``)."""
+
+    counts: dict[str, int]
+    basis: int
+    rounds: int
+    cuts: dict[str, int]
+    recommendation: Any
+
+    @property
+    def key(self) -> str:
+        """The group's key: its divisions joined by ``+`` (``junior+senior``)."""
+        return "+".join(self.counts)
+
+
+@dataclass(frozen=True, slots=True)
+class AgeStructure:
+    """The structure of an event's divisions: the age mode and one GroupStructure per
+    pairing group (:func:`age_structure`)."""
+
+    mode: AgeMode
+    groups: tuple[GroupStructure, ...]
+
+    def division(self, code: str) -> tuple[int, int]:
+        """``(Swiss rounds, top cut)`` of division ``code``; KeyError for a division
+        without players."""
+        for group in self.groups:
+            if code in group.counts:
+                return group.rounds, group.cuts[code]
+        raise KeyError(code)
+
+
+def age_structure(
+    counts: Mapping[str, int],
+    recommend: Callable[[int], Any],
+    *,
+    rounds: int | None = None,
+    top_cut: int | None = None,
+    cuts: bool = True,
+    fallback_rounds: int = 0,
+) -> AgeStructure:
+    """Swiss rounds and top cut of every division: the one source of truth of closing
+    check-in (``pairings.checkin_services.age_plan``), the planner
+    (``pairings.engine.planner.plan``) and the staff pages (issue 20, item 13).
+
+    counts: players per division (``junior`` / ``senior`` / ``masters``, or ``open``);
+    recommend: ``players → Recommendation`` (the event's round table, P-RT-1 … P-RT-7).
+    Each pairing group (:func:`pairing_groups`) reads the table with its largest division
+    (P-AGE-4); its rounds are ``rounds`` (the organiser's choice, S-3), else the table's,
+    else ``fallback_rounds`` (a row without Swiss rounds in a Swiss event). Cuts
+    (P-AGE-5, :func:`division_cuts`): age-separated divisions each read the table with
+    their own players (P-AGE-2: independent tournaments); age-modified divisions share
+    the share of the largest division's cut. ``top_cut``: the organiser's cut of the
+    largest division instead of the table's; ``cuts=False``: a Swiss-only event, no cut.
+    A single division keeps a cut that is not a power of two (pods, MP-SE-1).
+
+    Junior 6, Senior 8, Masters 16 (Pokémon, P-RT-1): age-separated, 3 rounds no cut /
+    3 rounds no cut / 5 rounds top 4. Junior 5, Senior 8, Masters 17: age-modified,
+    Masters top 4 (4/17) → Seniors top 2, Juniors none. Raises ValueError like
+    :func:`age_mode`, or for a ``top_cut`` that is not 0 or a power of two with several
+    divisions.
+    """
+    mode = age_mode(counts)
+    present = _present(counts)
+
+    def cut_of(players: int) -> int:
+        if not cuts:
+            return 0
+        return recommend(players).cut if top_cut is None else top_cut
+
+    groups = []
+    for codes in pairing_groups(mode, present):
+        pod = {c: present[c] for c in codes}
+        basis = round_basis(pod)
+        rec = recommend(basis)
+        largest = cut_of(basis)
+        if len(pod) == 1 and largest & (largest - 1):  # a pod cut (MP-SE-1): as it is
+            group_cuts = dict.fromkeys(pod, largest)
+        else:
+            group_cuts = division_cuts(pod, largest)
+        planned = rounds or rec.rounds or fallback_rounds
+        groups.append(GroupStructure(pod, basis, planned, group_cuts, rec))
+    if mode.age_modified:  # P-AGE-5: about the same share of every division
+        shared = division_cuts(present, cut_of(max(present.values())))
+        groups = [
+            GroupStructure(g.counts, g.basis, g.rounds, {d: shared[d] for d in g.counts},
+                           g.recommendation)
+            for g in groups
+        ]  # fmt: skip
+    return AgeStructure(mode, tuple(groups))

@@ -19,6 +19,7 @@ from tournaments.groups import swiss_group
 from tournaments.messages import gettext
 from tournaments.models import Event, GroupPhase, PairingGroup, Round, RoundStatus
 from tournaments.procedures import Stage, group_stages
+from tournaments.services.checkin import checkin_pending
 
 from . import day2, flights, pods, single_elimination, swiss, top_cut
 from .base import PAIRABLE, Group, Procedure, Step, StepKind, wait_message
@@ -39,10 +40,15 @@ PROCEDURES: dict[Stage, Procedure] = {
 def group_next_step(group: Group) -> Step:
     """What ``group`` needs next (pure read): wait for its last round to be complete,
     else ask each of its stages in turn (``tournaments.procedures.group_stages``); the
-    first that is not over says what comes next, with the stage that pairs it."""
+    first that is not over says what comes next, with the stage that pairs it. Before
+    round 1 of an event whose check-in is not closed (``services.checkin.checkin_pending``)
+    it waits for Close check-in: nothing is paired (issue 20, item 4)."""
     last = group.last
     if last is not None and last.status != RoundStatus.COMPLETE:
         return Step(StepKind.WAIT, last.number, wait_message(last), last)
+    if last is None and checkin_pending(group.event):  # issue 20, item 4
+        wait = gettext("Close check-in first: it removes the absent players and sets the rounds.")
+        return Step(StepKind.WAIT, group.number, wait, None)
     for stage in group_stages(group.event, group.row):
         step = PROCEDURES[stage].next_step(group)
         if step is not None:

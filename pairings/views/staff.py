@@ -205,14 +205,16 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
 
 def _under_way(run: BackgroundRun) -> str:
     """The message for a run already going, e.g. "Pairing Masters already under way
-    (started by ann at 10:42)." (local time)."""
+    (started by ann at 10:42)." (local time), followed by the run's note when it has one
+    (e.g. sent again by this "Try again" after no worker answered, issue 21, item 5)."""
     who = run.requested_by.get_username() if run.requested_by else gettext("the system")
     at = timezone.localtime(run.created_at)
-    return gettext("Pairing %(group)s already under way (started by %(who)s at %(at)s).") % {
+    text = gettext("Pairing %(group)s already under way (started by %(who)s at %(at)s).") % {
         "group": group_label(run.event.groups.get(key=run.group)),
         "who": who,
         "at": f"{at:%H:%M}",
     }
+    return f"{text} {shown(run.note)}" if run.note else text
 
 
 @require_safe

@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
-from tournaments.models import Event
 from tournaments.selectors import standings_for_public
-from tournaments.views.common import public_event_context, public_page
+from tournaments.views.common import public_event_context, public_event_or_404, public_page
 from tournaments.views.prebuilt import prebuilt, standings_page
 
 from ..services import standings_latest
@@ -21,7 +19,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The latest standings: place, record, match points, OWP and OOWP (P-TB-8): the
     prebuilt response when stored (no query, ``tournaments.views.prebuilt``), else
     rendered, 3 queries."""
-    event = get_object_or_404(Event, slug=slug)
+    event = public_event_or_404(request, slug)
     context = public_event_context(event)
     snapshot = standings_latest(event)
     context["snapshot"] = snapshot

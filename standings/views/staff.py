@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
+from tournaments.messages import shown
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import standings_for_public
@@ -48,11 +49,12 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
 def standings_retry(request: HttpRequest, event: Event) -> HttpResponse:
     """The "Try again" button after a failed standings run: a fresh run through the same
     service as a completed round (or the run already going)."""
-    _, created = standings_request(event=event, by=request.user)
+    run, created = standings_request(event=event, by=request.user)
     if created:
         messages.success(request, gettext("Standings are being computed again."))
-    else:
-        messages.info(request, gettext("Standings are already being computed."))
+    else:  # with the run's note: e.g. sent again after no worker answered (issue 21, item 5)
+        text = gettext("Standings are already being computed.")
+        messages.info(request, f"{text} {shown(run.note)}" if run.note else text)
     return redirect("staff:standings", event.slug)
 
 

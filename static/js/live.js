@@ -295,10 +295,17 @@
     part.dataset.liveHold = String(Date.now() + HOLD_MS);
     setTimeout(flush, HOLD_MS + 50);
   });
+  // Once the page is being left (a form posted the usual way, a link followed), a notice
+  // refreshes nothing: the page asked for may be gone with the change just made (a round
+  // discarded), and the answer would land on a page that is going away.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
     var elt = event.detail.elt;
     if (!cause || String(cause.type).indexOf("sse:") !== 0) return;
+    if (leaving) { event.preventDefault(); return; }
     if (elt.dataset.liveGo === "1") { delete elt.dataset.liveGo; return; }
     if (busy(elt)) {
       event.preventDefault();

@@ -12,7 +12,8 @@
   }, true);
 
   // "Use these" on the new-event page copies the recommended structure, rounds and cut
-  // into the form (single elimination for a row without Swiss rounds).
+  // into the form (single elimination for a row without Swiss rounds), and each planned
+  // division's own rounds and cut.
   document.addEventListener("click", function (event) {
     var button = event.target.closest("[data-fill-rounds]");
     if (!button) return;
@@ -20,7 +21,9 @@
       id_structure: button.dataset.fillStructure,
       id_swiss_rounds: button.dataset.fillRounds,
       id_top_cut_size: button.dataset.fillCut,
-      id_day2_rounds: button.dataset.fillDay2  // P-RT-2 two-day table
+      id_day2_rounds: button.dataset.fillDay2,  // P-RT-2 two-day table
+      // issue 20, item 13: every planned division's own rounds and cut ("senior:3:2,…")
+      id_division_structure: button.dataset.fillDivisions
     };
     Object.keys(fill).forEach(function (id) {
       var field = document.getElementById(id);

@@ -1,7 +1,8 @@
 /* Round clock (tournaments.clock): counts from the round start using the server's clock.
    Each clock carries its start (data-started-ms), its ended pauses (data-paused-s) and
    its limit (data-limit-s, absent when untimed); a paused clock (data-paused) shows the
-   server's frozen time and does not count. The page carries the server's "now"
+   server's frozen time and does not count, nor does the clock of a complete round
+   (data-complete: the time when its last result came in). The page carries the server's "now"
    (data-server-ms); the offset between it and this device's clock is measured when the
    page (or its refreshed part) arrives, so a phone or projector with a wrong clock still
    shows the server's time. The page's own refresh (hx-trigger) pauses on hidden tabs;
@@ -33,7 +34,7 @@
     if (document.hidden) return;
     var now = Date.now() + offset;
     document.querySelectorAll(".round-clock[data-started-ms]").forEach(function (el) {
-      if (el.hasAttribute("data-paused")) return;
+      if (el.hasAttribute("data-paused") || el.hasAttribute("data-complete")) return;
       var run = (now - Number(el.dataset.startedMs)) / 1000 - Number(el.dataset.pausedS || 0);
       var elapsed = Math.max(0, Math.floor(run));
       var limit = el.dataset.limitS;

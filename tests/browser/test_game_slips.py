@@ -37,6 +37,15 @@ def test_M_MATCH_1_scorekeeper_on_a_phone_enters_2_1_and_an_intentional_draw_the
     phone.goto(f"{live_server.url}/e/{ev.slug}/staff/rounds/{rnd.pk}/")
     expect(phone.locator("#results-missing")).to_have_text("3")
     rows = phone.locator("li.match")
+    # Issue 20, items 11 and 14: six quick scores in equal columns, a compact card.
+    widths = (
+        rows.nth(2)
+        .locator(".quick button")
+        .evaluate_all("bs => bs.map(b => Math.round(b.getBoundingClientRect().width))")
+    )
+    assert len(widths) == 6 and max(widths) - min(widths) <= 1, widths
+    card = rows.nth(2).evaluate("li => li.getBoundingClientRect().height")
+    assert card < 400, f"a best-of-3 table card is {card} px tall on a phone"
     rows.nth(0).get_by_role("button", name="Player 001 2-1", exact=True).click()
     expect(rows.nth(0).locator(".result")).to_have_text("Player 001 wins 2-1-0")
     expect(phone.locator("#results-missing")).to_have_text("2")

@@ -56,6 +56,12 @@ def test_22_player_pod_event_runs_two_rounds_and_a_top_10_cut(live_server, page,
     pair_publish_start(page, dashboard)
     seat_counts = [page.locator("li.match.pod").nth(i).locator("li.seat").count() for i in range(6)]
     assert seat_counts == [4, 4, 4, 4, 3, 3]
+    # Issue 20, item 14: the shared draw takes the card's whole width, not one column.
+    draw = page.locator("li.match.pod").first.locator("fieldset.pod-draw")
+    share = draw.evaluate(
+        "f => f.getBoundingClientRect().width / f.parentElement.getBoundingClientRect().width"
+    )
+    assert share > 0.95, share
 
     projector = browser.new_page(viewport={"width": 1920, "height": 1080})
     projector.goto(f"{live_server.url}/e/{event.slug}/timer/")

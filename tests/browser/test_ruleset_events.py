@@ -26,7 +26,7 @@ def _log_in(page, url: str, username: str) -> None:
 
 def _create_event(page, url: str, ruleset: str, name: str, expected: str) -> str:
     """Home → New event, the ruleset's recommendation for 8 players, "Use these",
-    create; returns the slug."""
+    create, add 8 players, publish; returns the slug."""
     page.goto(f"{url}/")
     page.get_by_role("link", name="New event").first.click()
     page.locator("#id_ruleset").select_option(ruleset)
@@ -43,6 +43,10 @@ def _create_event(page, url: str, ruleset: str, name: str, expected: str) -> str
     page.locator("#import-players").get_by_role("button", name="Preview").click()
     page.locator("#confirm-players").get_by_role("button", name="Add these 8 players").click()
     expect(page.get_by_text("Player 08").first).to_be_visible()
+    # issue 20: a new event is a draft; published, its projector and phone pages open.
+    page.goto(f"{url}/e/{slug}/staff/team/")
+    page.locator("#listing").get_by_role("button", name="Publish").click()
+    expect(page.get_by_text("is published: on the home page for everyone")).to_be_visible()
     return slug
 
 
@@ -64,6 +68,10 @@ def _run_to_the_end(page, browser, url: str, slug: str) -> int:
     """Pair, publish, start and enter every result from the quick buttons (the winner's
     name on them) until the dashboard has nothing left to pair. Returns rounds played."""
     played = 0
+    page.goto(f"{url}/e/{slug}/staff/")
+    if page.get_by_role("button", name="Close check-in").count():  # issue 20: round 1 waits
+        page.get_by_role("button", name="Close check-in").click()
+        expect(page.get_by_text("Check-in closed.")).to_be_visible()
     for _ in range(12):
         page.goto(f"{url}/e/{slug}/staff/")
         pair = page.locator("article.group").get_by_role("button", name="Pair next round")

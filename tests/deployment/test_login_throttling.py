@@ -1,6 +1,8 @@
-"""Login throttling (issue 14, item 6): django-axes locks a username, and an address, after
-LOGIN_FAILURE_LIMIT failed logins for LOGIN_COOLOFF_MINUTES, says so on the login page,
-and records every attempt where the admin can see it."""
+"""Login throttling (issue 14, item 6; issue 21, item 8): django-axes locks a (username,
+address) pair, and an address, after LOGIN_FAILURE_LIMIT failed logins for
+LOGIN_COOLOFF_MINUTES — never a username alone, so a guessed username cannot keep its owner
+out from another address — says so on the login page, and records every attempt where the
+admin can see it."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def logged_in(client) -> bool:
 
 
 @pytest.mark.django_db
-def test_sixty_wrong_passwords_lock_the_username_and_the_right_one_is_refused(client, settings):
+def test_sixty_wrong_passwords_lock_the_address_and_the_right_one_is_refused_there(client):
     factories.user("olivia")
     responses = [login(client, "olivia", f"guess {n}", ATTACKER) for n in range(60)]
 
@@ -38,12 +40,42 @@ def test_sixty_wrong_passwords_lock_the_username_and_the_right_one_is_refused(cl
     assert not logged_in(client)
     page = refused.content.decode()
     assert "Login locked for 15 minutes" in page
-    assert "too many failed logins (5) for this username or from this address" in page
+    assert (
+        "too many failed logins (5) from this address, for this username or for any. "
+        "Other addresses are not locked." in page
+    )
     assert 'name="password"' in page  # still the login page, not a bare error page
 
-    # The username is locked wherever the next try comes from.
-    assert login(client, "olivia", factories.PASSWORD, COLLEAGUE).status_code == 429
+
+@pytest.mark.django_db
+def test_a_guessed_username_still_logs_in_from_another_address_while_one_is_locked(client):
+    """Issue 21, item 8: the lock is on (username, address) and on the address, never on
+    the username alone."""
+    factories.user("olivia")
+    for n in range(60):
+        login(client, "olivia", f"guess {n}", ATTACKER)
+    assert login(client, "olivia", factories.PASSWORD, ATTACKER).status_code == 429
+
+    response = login(client, "olivia", factories.PASSWORD, COLLEAGUE)
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert logged_in(client)
+    client.logout()
+    # The attacker's address stays locked, even for the right password: the success
+    # elsewhere cleared olivia's failures but not the address's.
+    assert AccessAttempt.objects.filter(ip_address=ATTACKER).exists()
+    assert login(client, "olivia", factories.PASSWORD, ATTACKER).status_code == 429
     assert not logged_in(client)
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_spread_over_addresses_lock_none_of_them(client):
+    """Four failures from each of two addresses: neither pair nor address reaches five."""
+    factories.user("olivia")
+    for n in range(4):
+        login(client, "olivia", f"guess {n}", ATTACKER)
+        login(client, "olivia", f"guess {n}", COLLEAGUE)
+    response = login(client, "olivia", factories.PASSWORD, COLLEAGUE)
+    assert response.status_code == 302 and logged_in(client)
 
 
 @pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The event planner (rulesets.planner, issue 13 item 8): structure from the round tables
+"""The event planner (pairings.engine.planner, issue 13 item 8): structure from the round tables
 (P-RT-1, P-RT-2, P-FL-1, P-FL-2) and the schedule with its estimated finish. Pure, no
 database."""
 
@@ -8,8 +8,8 @@ import datetime as dt
 
 import pytest
 
+from pairings.engine.planner import Announced, Played, default_round_seconds, plan
 from rulesets import get_ruleset
-from rulesets.planner import Announced, Played, default_round_seconds, plan
 
 POKEMON = get_ruleset("pokemon")
 NINE = dt.datetime(2026, 5, 9, 9, 0)
@@ -88,8 +88,10 @@ def test_divisions_play_side_by_side_the_largest_sets_the_rounds():
     p = plan(POKEMON, {"masters": 100, "senior": 20, "junior": 1}, start=NINE)
     assert [(d.division, d.rounds, d.cut) for d in p.divisions] == [
         ("masters", 7, 8),
-        ("senior", 5, 4),
-    ]  # a division of one player is left out
+        ("senior", 5, 2),
+    ]  # a division of one player is left out of the plan, but its player makes the event
+    # age-modified (P-AGE-3), so Seniors get the Masters' share: 8/100 × 20 → top 2
+    # (P-AGE-5), as closing check-in applies (issue 20, item 13; it said top 4 before)
     assert [s.phase for s in p.slots] == ["swiss"] * 7 + ["top-cut"] * 3
     assert p.tables_needed == 60
 
@@ -153,3 +155,79 @@ def test_bad_lengths_are_refused(kwargs, message):
 def test_no_division_of_two_players_is_refused():
     with pytest.raises(ValueError, match="at least one division"):
         plan(POKEMON, {"masters": 1}, start=NINE)
+
+
+# --- issue 20, item 13: one source of truth with check-in; tables without byes ---------
+
+
+def structure(p) -> list[tuple[str, int, int]]:
+    return [(d.division, d.rounds, d.cut) for d in p.divisions]
+
+
+def test_P_AGE_2_30_players_6_8_16_each_division_reads_its_own_row_15_tables():
+    p = plan(POKEMON, {"masters": 16, "senior": 8, "junior": 6}, start=NINE)
+    # P-RT-1: 16 → 5 rounds, top 4 (not top 8 for the 30 in total); 8 and 6 → 3, none
+    assert structure(p) == [("masters", 5, 4), ("senior", 3, 0), ("junior", 3, 0)]
+    assert p.tables_needed == 8 + 4 + 3
+    assert [s.phase for s in p.slots] == ["swiss"] * 5 + ["top-cut"] * 2
+
+
+def test_P_AGE_5_30_players_5_8_17_age_modified_cuts_share_the_masters_percentage():
+    p = plan(POKEMON, {"masters": 17, "senior": 8, "junior": 5}, start=NINE)
+    # Masters 17 → 5 rounds, top 4 (4/17); Seniors 8 × 4/17 = 1.9 → top 2; Juniors 1.2 →
+    # none; Junior and Senior share a pod read with its largest division (8 → 3 rounds)
+    assert structure(p) == [("masters", 5, 4), ("senior", 3, 2), ("junior", 3, 0)]
+    senior = p.divisions[1]
+    assert senior.recommendation.row == "8" and senior.cut_rounds == 1
+    assert p.tables_needed == 8 + 6  # Masters 17 → 8 (a bye), Junior+Senior 13 → 6
+
+
+def test_the_planner_and_check_in_read_the_same_structure_function():
+    from pairings.engine.ages import age_structure
+    from pairings.engine.planner import division_structure
+
+    counts = {"junior": 5, "senior": 8, "masters": 17}
+    shared = division_structure(POKEMON, counts)
+    direct = age_structure(counts, POKEMON.recommend)
+    assert shared == direct
+    assert {c: shared.division(c) for c in counts} == {
+        "junior": (3, 0),
+        "senior": (3, 2),
+        "masters": (5, 4),
+    }
+    assert division_structure(POKEMON, {"somewhere": 10}) is None  # not a division
+
+
+@pytest.mark.parametrize(
+    ("attendance", "tables"),
+    [
+        ({"open": 30}, 15),
+        ({"open": 31}, 15),  # the bye takes no table (P-SW-8)
+        ({"masters": 15, "senior": 8, "junior": 7}, 7 + 4 + 3),  # 16 before: byes counted
+    ],
+)
+def test_P_SW_8_a_bye_takes_no_table(attendance, tables):
+    assert plan(POKEMON, attendance, start=NINE).tables_needed == tables
+
+
+def test_MP_POD_1_22_players_in_pods_of_4_and_3_need_6_tables():
+    from pairings.engine.planner import tables_for
+
+    pods = get_ruleset("mtg-multiplayer")
+    p = plan(pods, {"open": 22}, start=NINE)
+    assert p.tables_needed == 6  # 4×4 + 2×3, not 11 tables of two
+    (division,) = p.divisions
+    # P-RT-6: two 3-pods count as 2 more players → the 17–24 row: 3 rounds, top 7
+    assert (division.rounds, division.cut, division.cut_rounds) == (3, 7, 2)
+    assert [tables_for(pods, n) for n in (4, 5, 21, 23)] == [1, 1, 6, 6]
+    assert tables_for(pods, 21, pod_size=3) == 7
+
+
+def test_an_announced_structure_per_division_replaces_the_shared_one():
+    p = plan(
+        POKEMON,
+        {"masters": 17, "senior": 8, "junior": 5},
+        start=NINE,
+        announced=Announced(rounds=5, cut=4, divisions={"senior": (3, 2), "junior": (3, 0)}),
+    )
+    assert structure(p) == [("masters", 5, 4), ("senior", 3, 2), ("junior", 3, 0)]

@@ -69,7 +69,11 @@ def test_P_AGE_1_division_override_before_round_1_only(organiser):
     ev = age_event(organiser, {"junior": 4, "senior": 4})
     reg = ev.registrations.filter(division__code="junior").first()
     senior = ev.divisions.get(code="senior")
-    services.registration_set_division(registration=reg, division=senior, by=organiser)
+    with pytest.raises(InvalidInput, match="Put in Senior anyway"):  # issue 20 item 3
+        services.registration_set_division(registration=reg, division=senior, by=organiser)
+    services.registration_set_division(
+        registration=reg, division=senior, by=organiser, confirm=True
+    )
     reg.refresh_from_db()
     assert reg.division == senior
     assert AuditEvent.objects.filter(action="registration.division").exists()
@@ -146,7 +150,11 @@ def test_P_AGE_3_each_division_has_its_winner_in_final_standings(organiser):
         for line in table.lines
         if line.winner
     ]
-    assert [label for label, _ in winners] == ["Junior", "Masters", "Senior"]
+    assert [label for label, _ in winners] == [
+        "Junior",
+        "Senior",
+        "Masters",
+    ]  # age order (issue 20, item 14)
     assert all(name.lower().startswith(label.lower()) for label, name in winners)
 
 

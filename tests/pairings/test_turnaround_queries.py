@@ -53,7 +53,7 @@ def test_pairing_a_round_costs_the_same_queries_for_50_and_200_players():
         )
         assert event.rounds.get(number=ROUNDS_PLAYED + 1).matches.count() == players // 2
     assert counts[50] == counts[200], counts
-    assert counts[200] <= 16, counts
+    assert counts[200] <= 17, counts  # issue 20 item 7: +1, the tables other groups use
 
 
 @pytest.mark.django_db

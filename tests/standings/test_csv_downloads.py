@@ -82,3 +82,23 @@ def test_csv_downloads_are_staff_only_and_refuse_another_events_round(client, or
     assert client.get(url).status_code == 200
     bad = reverse("staff:pairings_csv", args=[ev.slug]) + f"?round={rnd.pk}"
     assert client.get(bad).status_code == 404
+
+
+def test_the_current_pairings_list_a_top_cut_player_once(organiser):
+    """Issue 20, item 14: once the top cut is paired, the current pairings are the cut's
+    round alone, not also the Swiss round its players last played."""
+    from standings.csv_export import pairings_rows
+    from tournaments.models import Phase, RoundStatus
+
+    event = factories.event_with_players(8, by=organiser, swiss_rounds=1, top_cut_size=4)
+    factories.round_in_order(event, by=organiser)
+    assert len(pairings_rows(event)) == 1 + 4
+    top4 = list(event.registrations.order_by("pk"))[:4]
+    factories.round_in_order(
+        event, by=organiser, status=RoundStatus.PAIRED, group="open-top-cut",
+        phase=Phase.TOP_CUT, number=2, regs=top4,
+    )  # fmt: skip
+    rows = pairings_rows(event)[1:]
+    assert [(r[0], r[1]) for r in rows] == [("2", "open-top-cut"), ("2", "open-top-cut")]
+    names = [r[4] for r in rows] + [r[6] for r in rows]
+    assert sorted(names) == ["Player 001", "Player 002", "Player 003", "Player 004"]

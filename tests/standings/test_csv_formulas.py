@@ -17,7 +17,9 @@ from tournaments.models import Outcome
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ['=HYPERLINK("http://evil.example","x")', "@SUM(A1:A9)", "+1+1", "-2+3"]
+# ";" separates a formula's arguments in many locales; a "," would make "Add a player" read
+# the name as "Last, First" and turn it round (issue 20, item 3).
+NAMES = ['=HYPERLINK("http://evil.example";"x")', "@SUM(A1:A9)", "+1+1", "-2+3"]
 
 
 def rows_of(raw: bytes) -> list[list[str]]:

@@ -3,6 +3,8 @@ the database keeps every choices field to its choices."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.apps import apps
 from django.db import IntegrityError, models, transaction
@@ -16,11 +18,14 @@ from tournaments.models import (
     AuditEvent,
     Division,
     Event,
+    EventStaff,
+    EventStatus,
     Match,
     PairingGroup,
     PenaltyKind,
     PenaltyNote,
     Phase,
+    Player,
     Registration,
     Round,
     RoundStatus,
@@ -210,6 +215,7 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
             refused.append(f"{model.__name__}.{field.name}")
     assert sorted(refused) == [
         "Division.code",
+        "Event.listing",
         "Event.ruleset",
         "Event.self_report",
         "Event.status",
@@ -222,3 +228,136 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
         "Round.status",
     ]
     assert Round.objects.get(pk=rnd.pk).phase == Phase.SWISS
+
+
+# Issue 21, item 7: admin changes are audited in the event's trail; a running event's
+# ruleset and structure are read-only.
+
+
+def _form_data(form, prefix: str = "") -> dict[str, str]:
+    """What a browser posts for ``form`` unchanged: each field's initial value as text."""
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if callable(value):
+            value = value()
+        key = f"{prefix}{name}"
+        if value is None or value is False:
+            continue
+        if value is True:
+            data[key] = "on"
+        elif isinstance(value, (dict, list)):
+            data[key] = json.dumps(value)
+        elif isinstance(value, models.Model):
+            data[key] = str(value.pk)
+        elif hasattr(value, "isoformat"):
+            data[key] = value.isoformat()
+        else:
+            data[key] = str(value)
+    return data
+
+
+def _event_post(client, ev: Event, **changes: str):
+    """Post the event's admin change page with ``changes`` over its current values, the
+    division and staff inlines posted unchanged."""
+    url = _admin_url(Event, "change", ev.pk)
+    page = client.get(url)
+    data = _form_data(page.context["adminform"].form)
+    for formset in page.context["inline_admin_formsets"]:
+        fs = formset.formset
+        data.update({f"{fs.prefix}-{k}": str(v) for k, v in fs.management_form.initial.items()})
+        for form in fs.forms:
+            data.update(_form_data(form, prefix=f"{form.prefix}-"))
+    data.update(changes)
+    return client.post(url, data)
+
+
+def test_an_event_renamed_in_the_admin_writes_its_audit_row(root_client, organiser):
+    ev = factories.event(by=organiser, name="Spring Cup")
+    response = _event_post(root_client, ev, name="Spring Cup 2025")
+    assert response.status_code == 302
+    ev.refresh_from_db()
+    assert ev.name == "Spring Cup 2025"
+    row = AuditEvent.objects.get(event=ev, action="admin.change")
+    assert (row.actor, row.object_type, row.object_id) == (root_client.root, "event", str(ev.pk))
+    assert (row.old, row.new) == ({"name": "Spring Cup"}, {"name": "Spring Cup 2025"})
+
+
+def test_saving_unchanged_in_the_admin_writes_no_audit_row(root_client, organiser):
+    ev = factories.event(by=organiser)
+    before = AuditEvent.objects.filter(event=ev).count()
+    assert _event_post(root_client, ev).status_code == 302
+    assert AuditEvent.objects.filter(event=ev).count() == before
+
+
+def test_an_inline_division_change_is_audited(root_client, organiser):
+    ev = factories.event(by=organiser)
+    division = ev.divisions.get()
+    prefix = "divisions-0-"
+    response = _event_post(root_client, ev, **{f"{prefix}swiss_rounds": "5"})
+    assert response.status_code == 302
+    division.refresh_from_db()
+    assert division.swiss_rounds == 5
+    row = AuditEvent.objects.get(event=ev, action="admin.change")
+    assert (row.object_type, row.object_id) == ("division", str(division.pk))
+    assert (row.old, row.new) == ({"swiss_rounds": None}, {"swiss_rounds": 5})  # was: the event's
+
+
+def test_a_player_renamed_in_the_admin_is_audited_in_each_of_their_events(root_client, organiser):
+    first = factories.event_with_players(2, by=organiser, name="First Cup")
+    second = factories.event(by=organiser, name="Second Cup")
+    player = first.registrations.order_by("pk").first().player
+    Registration.objects.create(event=second, player=player, division=second.divisions.get())
+    assert second.registrations.get().player == player  # the same player row
+    url = _admin_url(Player, "change", player.pk)
+    data = _form_data(root_client.get(url).context["adminform"].form)
+    response = root_client.post(url, {**data, "name": "Ana Renamed"})
+    assert response.status_code == 302
+    rows = AuditEvent.objects.filter(action="admin.change", object_type="player")
+    assert sorted(r.event.name for r in rows) == ["First Cup", "Second Cup"]
+    for row in rows:
+        assert (row.actor, row.old, row.new) == (
+            root_client.root,
+            {"name": "Player 001"},
+            {"name": "Ana Renamed"},
+        )
+
+
+def test_staff_added_and_removed_in_the_admin_are_audited(root_client, organiser):
+    ev = factories.event(by=organiser)
+    scorer = factories.user("scorer")
+    add = _admin_url(EventStaff, "add")
+    response = root_client.post(add, {"event": ev.pk, "user": scorer.pk, "role": "scorekeeper"})
+    assert response.status_code == 302
+    staff = EventStaff.objects.get(event=ev, user=scorer)
+    added = AuditEvent.objects.get(event=ev, action="admin.add")
+    assert added.old is None
+    assert added.new == {"event": str(ev), "user": "scorer", "role": "scorekeeper"}
+
+    delete = _admin_url(EventStaff, "delete", staff.pk)
+    assert root_client.post(delete, {"post": "yes"}).status_code == 302
+    assert not EventStaff.objects.filter(pk=staff.pk).exists()
+    removed = AuditEvent.objects.get(event=ev, action="admin.delete")
+    assert (removed.old, removed.new, removed.actor) == (added.new, None, root_client.root)
+
+
+def test_a_running_events_ruleset_and_structure_are_read_only(root_client, played):
+    ev, _ = played
+    assert ev.status == EventStatus.SWISS
+    form = root_client.get(_admin_url(Event, "change", ev.pk)).context["adminform"].form
+    assert "ruleset" not in form.fields and "structure" not in form.fields
+    response = _event_post(
+        root_client, ev, ruleset="mtg", structure="single-elimination", name="Renamed"
+    )
+    assert response.status_code == 302
+    ev.refresh_from_db()
+    assert (ev.ruleset, ev.structure, ev.name) == ("pokemon", "swiss-top-cut", "Renamed")
+    row = AuditEvent.objects.get(event=ev, action="admin.change")
+    assert set(row.new) == {"name"}
+
+
+def test_an_event_in_registration_keeps_its_ruleset_editable(root_client, organiser):
+    ev = factories.event(by=organiser)
+    assert ev.status == EventStatus.REGISTRATION
+    form = root_client.get(_admin_url(Event, "change", ev.pk)).context["adminform"].form
+    assert {"ruleset", "structure"} <= set(form.fields)

@@ -115,7 +115,7 @@ def test_a_request_that_loses_the_race_to_the_index_takes_the_winners_run(
     theirs = BackgroundRun.objects.create(event=event8, kind=PAIRING, group="open")
     looks = iter([None])
     real = runs.run_active
-    monkeypatch.setattr(runs, "run_active", lambda *a: next(looks, None) or real(*a))
+    monkeypatch.setattr(runs, "run_active", lambda *a, **kw: next(looks, None) or real(*a, **kw))
     with transaction.atomic():
         run, created = run_request(event_id=event8.pk, kind=PAIRING, group="open", task="t")
         assert BackgroundRun.objects.count() == 1  # the transaction is still usable

@@ -50,9 +50,7 @@ def accented(event8, organiser):
     Player.objects.filter(registrations__event=event8, name="Player 003").update(
         name="Tomás Müller"
     )
-    Player.objects.filter(registrations__event=event8, name="Player 005").update(
-        name="Ash Ketchum"
-    )
+    Player.objects.filter(registrations__event=event8, name="Player 005").update(name="Ash Ketchum")
     return make_round(event8, organiser)
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tests import factories
 from tests.tournaments.test_game_slips import bo3_round, snapshot, table
 from tournaments import services
-from tournaments.errors import InvalidInput, ResultConflict
+from tournaments.errors import AgreedResultOverride, InvalidInput, ResultConflict
 from tournaments.models import AuditEvent, Outcome, Phase, SelfReport, SelfReportMode, StaffRole
 
 HX = {"HX-Request": "true"}
@@ -123,7 +123,9 @@ def test_a_staff_entry_overrides_game_reports_and_the_override_is_logged():
     m = table(rnd, 1)
     report(m, regs[0], (2, 1, 0))
     report(m, regs[1], (2, 1, 0))
-    services.slip_enter(match=m, games=(2, 0, 0), by=org)  # same winner, other games
+    with pytest.raises(AgreedResultOverride, match="reported Player 001 wins 2-1-0"):
+        services.slip_enter(match=m, games=(2, 0, 0), by=org)  # issue 20: needs a reason
+    services.slip_enter(match=m, games=(2, 0, 0), by=org, reason="game 2 was a loss")
     override = AuditEvent.objects.get(action="report.override")
     assert override.old[regs[0].external_id]["games"] == [2, 1, 0]
     assert override.new["games"] == [2, 0, 0]

@@ -213,6 +213,32 @@ JSON_CASES = {
         "import_event", with_player(player_id="9" * 41), r"players\[0\]\.player_id: 41"
     ),
     "nul-in-name": Case("import_event", doc(name="Cup\u0000"), r"name: contains a NUL"),
+    # issue 21, item 3: the text rule for names (tournaments.text)
+    "vertical-tab-in-player-name": Case(
+        "import_event",
+        with_player(name="Ash\u000bKetchum"),
+        r"players\[0\]\.name: contains the control character U\+000B, which a name cannot hold",
+    ),
+    "escape-in-event-name": Case(
+        "import_event",
+        doc(name="Cup\u001b[31m"),
+        r"name: contains the control character U\+001B, which a name cannot hold",
+    ),
+    "zero-width-space-player-name": Case(
+        "import_event",
+        with_player(name="\u200b \ufeff"),
+        r"players\[0\]\.name: has only invisible characters \(U\+200B, U\+FEFF\)",
+    ),
+    "right-to-left-override-in-player-name": Case(
+        "import_event",
+        with_player(name="Ash\u202eKetchum"),
+        r"players\[0\]\.name: contains the bidirectional control U\+202E",
+    ),
+    "tab-in-venue": Case(
+        "import_event",
+        doc(location="Auck\tland"),
+        r"location: contains the control character U\+0009",
+    ),
     "lone-surrogate": Case(
         "import_event",
         b'{"format":"matchslip.event.v1","name":"\\ud800","players":[]}',
@@ -434,6 +460,31 @@ TDF_CASES = {
         "import_tdf", lambda: TDF.read_bytes().replace(b"Auckland", b"Auck\x00land"), r"XML"
     ),
     "nul-reference": Case("import_tdf", tdf("Auckland", "Auck&#0;land"), r"not well-formed XML"),
+    # issue 21, item 3: what XML 1.0 lets through, the text rule for names refuses
+    "tab-in-first-name": Case(
+        "import_tdf",
+        tdf(r"<firstname>[^<]*</firstname>", "<firstname>Ash&#9;Ketchum</firstname>"),
+        r"<player userid='[^']+'> name: contains the control character U\+0009",
+    ),
+    "c1-control-in-last-name": Case(
+        "import_tdf",
+        tdf(r"<lastname>[^<]*</lastname>", "<lastname>Ketchum\u009b31m</lastname>"),
+        r"<player userid='[^']+'> name: contains the control character U\+009B",
+    ),
+    "zero-width-name": Case(
+        "import_tdf",
+        lambda: sub(
+            sub(TDF.read_text(encoding="utf-8"), r"<firstname>[^<]*<", "<firstname>&#8203;<"),
+            r"<lastname>[^<]*<",
+            "<lastname>&#x200E;<",
+        ).encode(),
+        r"<player userid='[^']+'> name: has only invisible characters \(U\+200B, U\+200E\)",
+    ),
+    "right-to-left-override-in-event-name": Case(
+        "import_tdf",
+        tdf(r"<name>[^<]*</name>", "<name>Cup &#x202E;puC</name>"),
+        r"<data><name>: contains the bidirectional control U\+202E",
+    ),
     "entity-expansion": Case(
         "import_tdf",
         lambda: (
@@ -482,6 +533,11 @@ WER_CASES = {
         "import_wer", wer(r'loss="0"', 'loss="99999999999"'), r"'loss' is out of range"
     ),
     "negative-game-count": Case("import_wer", wer(r'loss="0"', 'loss="-1"'), r"cannot be negative"),
+    "tab-in-first-name": Case(  # issue 21, item 3
+        "import_wer",
+        wer(r'first="Player"', 'first="Pla&#9;yer"'),
+        r"<person id='100002'> name: contains the control character U\+0009",
+    ),
     "against-themselves": Case(
         "import_wer",
         wer(r'opponent="100003"', 'opponent="100002"'),
@@ -515,8 +571,13 @@ def test_a_hostile_file_is_refused_by_its_command_naming_the_fault_and_writes_no
     assert rows() == before
 
 
+# An oversized upload never reaches the page: refused (413) from its Content-Length before
+# it is read (config.middleware.UploadLimitMiddleware; tests/deployment/test_upload_limit).
+UPLOAD_CASES = {k: c for k, c in TDF_CASES.items() if k != "too-large"}
+
+
 @pytest.mark.django_db(transaction=True)  # the import job runs when the upload commits
-@pytest.mark.parametrize("case", TDF_CASES.values(), ids=TDF_CASES.keys())
+@pytest.mark.parametrize("case", UPLOAD_CASES.values(), ids=UPLOAD_CASES.keys())
 def test_a_hostile_tom_file_is_refused_on_the_upload_page_with_the_same_message(
     client, tmp_path, case
 ):
@@ -762,3 +823,192 @@ def test_fuzzed_wer_files_are_refused_cleanly_or_work_everywhere(tmp_path, ops):
 def test_fuzzed_event_json_exports_are_refused_cleanly_or_work_everywhere(tmp_path, source, ops):
     content = apply_json(exported(*source, tmp_path), ops)
     refused_cleanly_or_works_everywhere("import_event", content, tmp_path)
+
+
+# --- issue 21, item 4: round gaps, keys given twice, numbers not in plain ASCII digits -------
+
+
+def two_groups(*rounds: list) -> bytes:
+    """Juniors a, b and Masters c, d (two pairing groups); each round a list of matches."""
+    players = [
+        {"id": p, "name": p.upper(), "division": d}
+        for p, d in zip("abcd", ["junior"] * 2 + ["masters"] * 2, strict=True)
+    ]
+    return doc(
+        players=players,
+        rounds=[
+            {
+                "number": n,
+                "matches": [
+                    {"table": t, "players": list(p), "result": p[0]}
+                    for t, p in enumerate(ms, start=1)
+                ],
+            }
+            for n, ms in rounds
+        ],
+    )
+
+
+def twice(key: str, first: str, *, after: str = "") -> Callable[[bytes], bytes]:
+    """JSON bytes with ``"key": first,`` put before the first ``"key":`` after ``after``."""
+
+    def change(content: bytes) -> bytes:
+        text = content.decode("utf-8")
+        start = text.index(after) if after else 0
+        at = text.index(f'"{key}":', start)
+        return (text[:at] + f'"{key}": {first}, ' + text[at:]).encode()
+
+    return change
+
+
+def melee_twice(key: str, first: str) -> Callable[[], bytes]:
+    return lambda: twice(key, first)(MELEE.read_bytes())
+
+
+ROUND_GAP = {"number": 4, "matches": [{"table": 1, "players": ["a", "c"], "result": "a"}]}
+ISSUE_21_CASES = {
+    # round gaps: over the file, within one pairing group, within a TOM pod, in WER
+    "json-rounds-1-2-4": Case(
+        "import_event",
+        doc(rounds=[event_doc()["rounds"][0] | {"number": n} for n in (1, 2, 4)]),
+        r"^\S+: rounds\[2\]\.number: round 3 is missing; rounds run 1, 2, 3 … without a gap$",
+    ),
+    "json-empty-round-after-a-gap": Case(
+        "import_event",
+        doc(rounds=[event_doc()["rounds"][0], {"number": 3, "matches": []}]),
+        r"rounds\[1\]\.number: round 2 is missing",
+    ),
+    "json-gap-in-one-pairing-group": Case(
+        "import_event",
+        two_groups((1, [("a", "b"), ("c", "d")]), (2, [("c", "d")]), (3, [("a", "b"), ("c", "d")])),
+        r"rounds\[2\]\.number: round 2 of pairing group 'junior' is missing",
+    ),
+    "tom-pod-rounds-1-2-9-4": Case(
+        "import_tdf",
+        tdf(r'<round number="3"', '<round number="9"'),
+        r"<pod category=8><round number=4>: round 3 is missing; rounds run 1, 2, 3 … without a gap",
+    ),
+    "wer-rounds-1-2-5-4": Case(
+        "import_wer",
+        wer(r'<round number="3" PlayFormat', '<round number="5" PlayFormat'),
+        r"<round number=4> number: round 3 is missing",
+    ),
+    # a key given twice in one JSON object: the last would silently win
+    "json-name-twice": Case(
+        "import_event",
+        twice("name", '"First Cup"')(doc()),
+        r"^\S+: name: given twice in the same object; which one counts is unclear$",
+    ),
+    "json-result-twice": Case(
+        "import_event",
+        twice("result", '"b"', after='"matches"')(doc()),
+        r": rounds\[0\]\.matches\[0\]\.result: given twice in the same object",
+    ),
+    "json-player-id-twice": Case(
+        "import_event",
+        twice("id", '"z"', after='"players"')(doc()),
+        r": players\[0\]\.id: given twice in the same object",
+    ),
+    "melee-result-twice": Case(
+        "import_melee",
+        melee_twice("Result", '"2-0-0"'),
+        r": Rounds\[0\]\.Matches\[0\]\.Result: given twice in the same object",
+    ),
+    # numbers Python's int() reads though no official software writes them
+    "tom-table-1_0_0": Case(
+        "import_tdf",
+        tdf(r"<tablenumber>1<", "<tablenumber>1_0_0<"),
+        r"<match #\d+><tablenumber>: expected an integer, got '1_0_0'",
+    ),
+    "tom-round-number-arabic-indic-digit": Case(
+        "import_tdf",
+        tdf(r'<round number="2"', '<round number="\u0662"'),
+        r"<pod category=8><round> number: expected an integer, got '\u0662'",
+    ),
+    "tom-drop-round-plus-sign": Case(
+        "import_tdf",
+        tdf(r"<round>2</round>", "<round>+2</round>", after="<dropped>"),
+        r"<dropped><round>: expected an integer, got '\+2'",
+    ),
+    "tom-outcome-fullwidth-digit": Case(
+        "import_tdf",
+        tdf(r'outcome="1"', 'outcome="\uff11"'),
+        r"outcome: expected an integer, got '\uff11'",
+    ),
+    "wer-games-arabic-indic-digit": Case(
+        "import_wer",
+        wer(r'win="2"', 'win="\u0662"'),
+        r"attribute 'win' must be a whole number, got '\u0662'",
+    ),
+    "wer-round-1_0": Case(
+        "import_wer",
+        wer(r'<round number="1" PlayFormat', '<round number="1_0" PlayFormat'),
+        r"<matches><round>: attribute 'number' must be a whole number, got '1_0'",
+    ),
+    "melee-result-arabic-indic-digits": Case(
+        "import_melee",
+        melee(lambda d: _set_first_result(d, "\u0662-\u0660-\u0660")),
+        r"Rounds\[0\]\.Matches\[0\]: expected Player1 and a Result 'W-L-D'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", ISSUE_21_CASES.values(), ids=ISSUE_21_CASES.keys())
+def test_issue_21_malformed_files_are_refused_naming_the_field_and_create_no_event(tmp_path, case):
+    path = tmp_path / "malformed"
+    case.write(path)
+    before = rows()
+    with pytest.raises(CommandError, match=case.message) as refused:
+        run(case.command, str(path))
+    assert str(refused.value).startswith(f"{path}: ")
+    assert rows() == before
+    assert not Event.objects.exists()
+
+
+UPLOADED_JSON = {
+    "json-rounds-1-2-4": ("event-json", "rounds[2].number: round 3 is missing;"),
+    "json-result-twice": ("event-json", "rounds[0].matches[0].result: given twice"),
+    "melee-result-twice": ("melee", "Rounds[0].Matches[0].Result: given twice"),
+}
+
+
+@pytest.mark.parametrize("name", UPLOADED_JSON.keys())
+def test_issue_21_the_upload_readers_refuse_the_same_json(tmp_path, name):
+    """The Import an event file page's readers (``import_jobs.READERS``) refuse what the
+    commands refuse, with the same message."""
+    from tournaments.formats.checks import FileRefused
+    from tournaments.services.import_jobs import READERS
+
+    path = tmp_path / "malformed"
+    ISSUE_21_CASES[name].write(path)
+    reader, message = UPLOADED_JSON[name]
+    with pytest.raises(FileRefused) as refused:
+        READERS[reader](path.read_bytes())
+    assert str(refused.value).startswith(message)
+
+
+@pytest.mark.django_db(transaction=True)  # the import job runs when the upload commits
+@pytest.mark.parametrize(
+    "name", ["tom-pod-rounds-1-2-9-4", "tom-table-1_0_0", "tom-round-number-arabic-indic-digit"]
+)
+def test_issue_21_a_malformed_tom_file_is_refused_on_the_upload_page(client, tmp_path, name):
+    client.force_login(factories.user("uploader"))
+    path = tmp_path / "malformed.tdf"
+    ISSUE_21_CASES[name].write(path)
+    before = rows()
+    with path.open("rb") as f:
+        response = client.post(reverse("staff:tdf_import"), {"file": f})
+    assert response.status_code == 200
+    (error,) = response.context["form"].errors["file"]
+    assert error.startswith("Nothing was imported.")
+    assert re.search(ISSUE_21_CASES[name].message, error)
+    assert rows() == before and not Event.objects.exists()
+
+
+def test_issue_21_plain_int_reads_ascii_digits_only():
+    from tournaments.formats.plain import plain_int
+
+    assert [plain_int(s) for s in ("0", " 42 ", "-5", "007")] == [0, 42, -5, 7]
+    for bad in ("1_0_0", "\u0661", "+5", "1e3", "", " ", "\uff11", "4.0"):
+        with pytest.raises(ValueError):
+            plain_int(bad)

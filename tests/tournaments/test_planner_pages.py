@@ -11,9 +11,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from pairings.checkin_services import checkin_close
+from pairings.services import round_pair
 from rulesets import get_ruleset
 from tests import factories
 from tournaments import services
+from tournaments.errors import InvalidInput
 from tournaments.models import Event, EventStatus, RoundStatus, StaffRole
 from tournaments.permissions import CAPABILITIES
 from tournaments.planning import plan_for_event
@@ -256,3 +259,183 @@ def test_staff_help_is_for_the_events_staff_only(client, organiser):
     assert client.get(url).status_code == 403
     client.force_login(organiser)
     assert client.get(reverse("staff:help", args=[event.slug, "captain"])).status_code == 404
+
+
+# --- issue 20, item 13: one structure on every page, the one check-in applies ----------
+
+AGES = {"junior": "junior", "senior": "senior", "masters": "masters"}
+BORN = {"junior": 2016, "senior": 2012, "masters": 1990}  # season ending 2026
+
+
+def _age_event(organiser, counts: dict[str, int], **kwargs) -> Event:
+    """A Pokémon event with Junior, Senior and Masters announced as a newcomer would
+    from the 30 players in total (5 rounds, top 8) and ``counts`` players registered."""
+    kwargs = {"swiss_rounds": 5, "top_cut_size": 8, "season_year": 2026} | kwargs
+    ev = factories.event(by=organiser, divisions=dict(AGES), **kwargs)
+    for code, n in counts.items():
+        for i in range(n):
+            services.registration_add(
+                event=ev,
+                name=f"{code} {i:02d}",
+                birth_year=BORN[code],
+                division=ev.divisions.get(code=code),
+                by=organiser,
+            )
+    return ev
+
+
+def _structures(event: Event) -> dict[str, tuple[int, int]]:
+    return {d.code: (d.rounds, d.cut) for d in event.divisions.all()}
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        # age-separated: each division reads P-RT-1 with its own players, not 30 → top 8
+        ({"junior": 6, "senior": 8, "masters": 16}, {"junior": (3, 0), "senior": (3, 0), "masters": (5, 4)}),
+        # age-modified: Masters 17 → top 4 (4/17); Seniors 8 → top 2, Juniors 5 → none
+        ({"junior": 5, "senior": 8, "masters": 17}, {"junior": (3, 0), "senior": (3, 2), "masters": (5, 4)}),
+        ({"junior": 7, "senior": 8, "masters": 15}, {"junior": (3, 0), "senior": (3, 0), "masters": (5, 4)}),
+    ],
+)  # fmt: skip
+def test_settings_page_recommends_per_division_exactly_what_check_in_sets(
+    client, organiser, counts, expected
+):
+    ev = _age_event(organiser, counts)
+    client.force_login(organiser)
+    response = client.get(reverse("staff:team", args=[ev.slug]))
+    shown = {d.code: d.recommended for d in response.context["structure"]["divisions"]}
+    assert shown == expected
+    assert "recommendation" not in response.context["structure"]  # no "30 players: top 8"
+    body = response.content.decode()
+    assert re.search(
+        r'data-division="masters"[^>]*>Masters, \d+ players: <strong>5 Swiss rounds, top 4', body
+    )
+    assert "closing check-in sets the recommendation unless you choose otherwise" in body
+    checkin_close(event=ev, by=organiser)
+    assert _structures(ev) == expected  # check-in applied the very same numbers
+    dashboard = client.get(reverse("staff:dashboard", args=[ev.slug]))
+    assert {d.code: d.recommended for d in dashboard.context["divisions"]} == expected
+    assert not any(d.differs for d in dashboard.context["divisions"])
+
+
+def test_the_dashboard_says_which_applies_when_the_announced_cut_is_not_the_recommended(
+    client, organiser
+):
+    ev = _age_event(organiser, {"junior": 5, "senior": 8, "masters": 17})
+    client.force_login(organiser)
+    url = reverse("staff:dashboard", args=[ev.slug])
+    checkin_close(event=ev, by=organiser)
+    body = _get(client, url)
+    # Seniors: announced top 2 and recommended top 2 (P-AGE-5), never "no top cut"
+    assert re.search(r'data-division="senior">3 Swiss rounds, top 2</td>', body)
+    checkin_close(event=ev, by=organiser, top_cut=8)  # the organiser's own cut (S-3)
+    assert _structures(ev) == {"junior": (3, 2), "senior": (3, 4), "masters": (5, 8)}
+    body = _get(client, url)
+    assert re.search(
+        r'data-division="masters">5 Swiss rounds, top 4 <small class="muted">\(closing '
+        r"check-in sets this unless you choose otherwise\)</small>",
+        body,
+    )
+    (rnd,) = round_pair(event=ev, group="masters", by=organiser, seed=1)
+    body = _get(client, url)
+    assert (
+        "The announced structure applies; the table recommends 5 Swiss rounds, top 4 for "
+        "17 players." in body
+    )
+    assert (
+        "The announced structure applies; the table recommends 3 Swiss rounds, top 2 for "
+        "8 players." in body
+    )
+
+
+def test_the_new_event_plan_counts_no_table_for_a_bye_and_one_per_pod(client, organiser):
+    client.force_login(organiser)
+    url = reverse("staff:event_create")
+    ages = client.get(url, {"ruleset": "pokemon", "players": 15, "senior": 8, "junior": 7})
+    assert ages.context["plan"].tables_needed == 14  # 7 + 4 + 3: the byes take none
+    assert "a round needs 14 tables." in ages.content.decode()
+    pods = client.get(url, {"ruleset": "mtg-multiplayer", "players": 22})
+    assert pods.context["plan"].tables_needed == 6  # 4 pods of 4, 2 of 3 (MP-POD-1)
+    assert "a round needs 6 tables." in pods.content.decode()
+
+
+def test_use_these_gives_every_division_its_structure_and_the_public_page_shows_them(
+    client, organiser
+):
+    client.force_login(organiser)
+    url = reverse("staff:event_create")
+    planned = {"players": 17, "senior": 8, "junior": 5, "start": "09:00"}
+    page = client.get(url, {"ruleset": "pokemon"} | planned).content.decode()
+    fill = "masters:5:4,senior:3:2,junior:3:0"
+    assert (
+        f'data-fill-rounds="5" data-fill-cut="4" data-fill-day2="0" data-fill-divisions="{fill}"'
+        in page
+    )
+    assert 'type="hidden" name="division_structure"' in page
+    form = {
+        "name": "Spring Cup",
+        "ruleset": "pokemon",
+        "structure": "swiss-top-cut",
+        "divisions": "age",
+        "swiss_rounds": 5,
+        "top_cut_size": 4,
+        "date": "2026-05-09",
+        "division_structure": fill,  # what "Use these" copies
+    } | planned
+    assert client.post(url, form).status_code == 302
+    ev = Event.objects.get(name="Spring Cup")
+    assert _structures(ev) == {"junior": (3, 0), "senior": (3, 2), "masters": (5, 4)}
+    assert ev.divisions.get(code="masters").top_cut_size is None  # the event's own
+    schedule = plan_for_event(ev, now=at(8))
+    assert {d.division: (d.rounds, d.cut) for d in schedule.divisions} == {
+        "masters": (5, 4),
+        "senior": (3, 2),
+        "junior": (3, 0),
+    }
+    Event.objects.filter(pk=ev.pk).update(listing="listed")  # published (issue 20, item 10)
+    client.logout()
+    public = _get(client, reverse("public:event", args=[ev.slug]))
+    assert public.count("Each division's own, below") == 2
+    assert re.search(
+        r'data-division="senior"><td>Senior</td><td>0</td><td>3</td><td>Top 2</td>', public
+    )
+    assert re.search(
+        r'data-division="junior"><td>Junior</td><td>0</td><td>3</td><td>None</td>', public
+    )
+
+
+def test_a_single_structure_stays_one_line_on_the_public_page(client, organiser):
+    ev = _age_event(organiser, {})
+    public = _get(client, reverse("public:event", args=[ev.slug]))
+    assert "Each division" not in public
+    assert re.search(r"<dt>Swiss rounds</dt><dd>5</dd>", public)
+
+
+def test_a_malformed_division_structure_creates_nothing_and_says_why(client, organiser):
+    client.force_login(organiser)
+    response = client.post(
+        reverse("staff:event_create"),
+        {
+            "name": "Broken Cup",
+            "ruleset": "pokemon",
+            "structure": "swiss-top-cut",
+            "divisions": "age",
+            "swiss_rounds": 5,
+            "top_cut_size": 4,
+            "division_structure": "senior:three:2",
+        },
+    )
+    assert response.status_code == 200
+    assert not Event.objects.filter(name="Broken Cup").exists()
+    assert response.context["form"].errors["division_structure"] == [
+        "Each division's structure must read division:rounds:cut, got senior:three:2."
+    ]
+    with pytest.raises(InvalidInput, match="top cut has 0"):
+        services.event_create(
+            name="Odd Cup",
+            by=organiser,
+            divisions=dict(AGES),
+            division_structure={"senior": (3, 3)},
+        )
+    assert not Event.objects.filter(name="Odd Cup").exists()

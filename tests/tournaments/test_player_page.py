@@ -92,7 +92,7 @@ def test_a_player_reads_place_record_points_opponents_and_table(client, organise
     assert 'data-place="3" data-record="1-1-0" data-points="3"' in body
     assert "3 of 3" in body
     assert '<strong class="table-big">1</strong>' in body
-    assert "against</span>" not in body and "<strong>Player 006</strong>" in body
+    assert "against</span>" not in body and "<strong><bdi>Player 006</bdi></strong>" in body
     assert 'data-round="1" data-result="won"' in body and "<strong>Player 004</strong>" in body
     assert 'data-round="2" data-result="lost"' in body and "<strong>Player 001</strong>" in body
 

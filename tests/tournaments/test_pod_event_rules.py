@@ -139,9 +139,9 @@ def test_MP_PTS_1_round_page_points_use_pod_size_3_and_skip_conceded_draws(clien
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=6)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{r2.pk}/").content.decode()
-    assert f"{winner.player.name}</span> <small>1-0-0 · 5 pts</small>" in html
-    assert f"{b[0].player.name}</span> <small>0-1-0 · 0 pts</small>" in html
-    assert f"{b[1].player.name}</span> <small>0-0-1 · 1 pt</small>" in html
+    assert f"{winner.player.name}</bdi></span> <small>1-0-0 · 5 pts</small>" in html
+    assert f"{b[0].player.name}</bdi></span> <small>0-1-0 · 0 pts</small>" in html
+    assert f"{b[1].player.name}</bdi></span> <small>0-0-1 · 1 pt</small>" in html
     rows = {r.player: r.match_points for r in group_standings(event, group_row(event, "open")).rows}
     assert rows[str(winner.pk)] == 5 and rows[str(b[0].pk)] == 0
 

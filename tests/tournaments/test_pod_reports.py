@@ -185,5 +185,5 @@ def test_round_page_shows_each_pod_players_reports(client, organiser, pod):
     report_submit(m, a[0], None, conceded=True)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{rnd.pk}/").content.decode()
-    assert f"{a[0].player.name} says Draw (conceded)" in html  # pods call it a draw
+    assert f"<bdi>{a[0].player.name}</bdi> says Draw (conceded)" in html  # pods call it a draw
     assert '<span class="flag">waiting</span>' in html

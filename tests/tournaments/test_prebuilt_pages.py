@@ -157,7 +157,7 @@ def test_a_correction_changes_the_pairings_etag_and_the_records(
         )
     after = client.get(url)
     assert after["ETag"] != before["ETag"]
-    line = "Player 001 <small>{}</small>"
+    line = "<bdi>Player 001</bdi> <small>{}</small>"
     assert line.format("1-0-0") in before.content.decode()
     assert line.format("0-1-0") in after.content.decode()
 

@@ -48,6 +48,9 @@ STAFF_URLS = [
     ("staff:round", "get", ("round_id",), OPERATE, 200),
     ("staff:round_publish", "post", ("round_id",), OPERATE, 302),
     ("staff:round_start", "post", ("round_id",), OPERATE, 302),
+    ("staff:round_discard", "post", ("round_id",), OPERATE, 302),  # issue 20
+    ("staff:round_swap", "post", ("round_id",), OPERATE, 302),  # an empty form: a message
+    ("staff:round_undo_last", "post", ("round_id",), OPERATE, 302),  # an empty form
     ("staff:print_pairings", "get", ("round_id",), OPERATE, 200),
     ("staff:print_slips", "get", ("round_id",), OPERATE, 200),
     ("staff:round_repair", "get", ("round_id",), OPERATE, 200),
@@ -77,6 +80,8 @@ STAFF_URLS = [
     ("staff:team_invite", "post", (), MANAGE, 200),
     ("staff:team_remove", "post", ("staff_id",), MANAGE, 302),
     ("staff:event_settings", "post", (), MANAGE, 200),  # an empty form: errors
+    ("staff:event_listing", "post", (), MANAGE, 302),  # issue 20: an empty form, a message
+    ("staff:event_delete", "post", (), MANAGE, 302),  # issue 20: an empty form, a message
 ]
 
 

@@ -8,7 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from pairings.services import round_pair
 from tests import factories
+from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.models import AuditEvent, Outcome, RoundStatus
 from tournaments.public_pages import public_pages_refresh
@@ -131,14 +133,74 @@ def test_match_slips_print_in_cut_stack_order_with_one_qr_code_per_player(client
     assert "@page { size: letter portrait" in letter
 
 
+def slip_parts(body: str) -> list[tuple[str, str, list[str]]]:
+    """Each printed slip as (table, staff part, [tear-off strips]) in page order."""
+    cards = re.findall(
+        r'<article class="slip-card[^"]*" data-table="(\d+)"(.*?)</article>', body, re.S
+    )
+    out = []
+    for table, card in cards:
+        staff, strips = card.split('<div class="slip-strips">')
+        stubs = re.findall(r'<section class="slip-stub"(.*?)</section>', strips, re.S)
+        out.append((table, staff, stubs))
+    return out
+
+
+def assert_each_strip_holds_only_its_player(event, body, players_at):
+    """Issue 21: every player's link and name are on their own strip, nobody else's;
+    the staff part names the players but carries no link."""
+    regs = {r.player.name: r.report_token for r in event.registrations.select_related("player")}
+    for table, staff, stubs in slip_parts(body):
+        names = players_at[int(table)]
+        assert not any(token in staff for token in regs.values())
+        assert all(f"<bdi>{name}</bdi>" in staff for name in names)
+        assert len(stubs) == len(names)
+        for stub, name in zip(stubs, names, strict=True):
+            assert f'data-player="{name}"' in stub
+            assert f"/e/{event.slug}/p/{regs[name]}/" in stub
+            others = [n for n in regs if n != name]
+            assert not any(regs[n] in stub or f">{n}<" in stub for n in others)
+
+
+@pytest.mark.django_db
+def test_each_player_s_link_and_name_are_on_their_own_tear_off_strip(client, organiser):
+    event = factories.event_with_players(8, by=organiser)
+    rnd, _ = start_round(event, organiser)
+    client.force_login(organiser)
+    body = client.get(reverse("staff:print_slips", args=[event.slug, rnd.pk])).content.decode()
+    players_at = {
+        m.table: [s.registration.player.name for s in m.seats.order_by("seat")]
+        for m in rnd.matches.prefetch_related("seats__registration__player")
+    }
+    assert len(slip_parts(body)) == 4
+    assert body.count("Cut here · keep your half") == 4
+    assert_each_strip_holds_only_its_player(event, body, players_at)
+
+
+@pytest.mark.django_db
+def test_pod_slips_print_two_per_sheet_with_a_strip_per_seat(client, organiser):
+    event = pod_event(11, by=organiser)  # MP-POD-1: pods of 4, 4 and 3
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=3)
+    services.round_publish(round=rnd, by=organiser)
+    client.force_login(organiser)
+    body = client.get(reverse("staff:print_slips", args=[event.slug, rnd.pk])).content.decode()
+    players_at = {m.table: [r.player.name for r in seats(m)] for m in rnd.matches.all()}
+    assert sorted(len(p) for p in players_at.values()) == [3, 4, 4]
+    assert [int(t) for t, _, _ in slip_parts(body)] == [1, 3, 2]  # 2 sheets, cut-stack order
+    assert body.count('class="slip-card slip-pod"') == 3 and body.count('class="sheet"') == 2
+    assert body.count("Conceded</div>") == 11
+    assert_each_strip_holds_only_its_player(event, body, players_at)
+
+
 @pytest.mark.django_db
 def test_pairings_print_by_name_and_by_table(client, event8, organiser):
     rnd, _ = start_round(event8, organiser)
     client.force_login(organiser)
     url = reverse("staff:print_pairings", args=[event8.slug, rnd.pk])
     by_name = client.get(url).content.decode()
-    names = re.findall(r'<span class="n">([^<]+)</span>', by_name)
-    assert names == sorted(names) and len(names) == 8
+    # by surname (issue 20 item 14): "Player 001" → "001, Player"
+    names = re.findall(r'<span class="n"><bdi><strong>([^<]+)</strong>, Player</bdi>', by_name)
+    assert names == [f"{i:03d}" for i in range(1, 9)]
     by_table = client.get(url, {"by": "table"}).content.decode()
     assert by_table.count('<td class="t">') == 4 and "by=table&amp;paper=letter" in by_table
 

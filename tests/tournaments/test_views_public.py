@@ -253,7 +253,7 @@ def test_bracket_shows_published_top_cut_rounds_with_winners(client, event8, org
     services.slip_enter(match=first, outcome="win", winner=regs[1], by=organiser)
     body = client.get(url).content.decode()
     assert "Semi-finals" in body
-    assert '<span class="side winner">Player 002</span>' in body
+    assert '<span class="side winner"><bdi>Player 002</bdi></span>' in body
     assert (
         reverse("public:bracket", args=[event8.slug])
         in client.get(reverse("public:event", args=[event8.slug])).content.decode()

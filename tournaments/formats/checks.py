@@ -12,9 +12,14 @@ one place so that no format can forget one:
   PostgreSQL ``smallint`` and ``integer`` columns, text without NUL characters or lone
   surrogates, JSON without NaN or deep nesting (``tests/tournaments/test_hostile_files``
   holds these numbers against the models);
+* names — the players', the event's and its venue — as the one text rule for names takes
+  them (:func:`name`, ``tournaments.text``: no control character, no bidirectional
+  control, something visible; issue 21, item 3);
 * what the file must not contradict: unique player ids and divisions, every player in a
   division of the file, a player at most once in a round and never against themselves, a
-  round number given once per phase, a result that fits the match (a winner who played);
+  round number given once per phase, round numbers 1, 2, 3 … without a gap over the file
+  and within each pairing group (issue 21, item 4), a result that fits the match (a
+  winner who played);
 * the ruleset's result rules, as a match slip applies them: no tie under ``pokemon-2009``
   or ``bo3-wins-against``, no drawn single-elimination match (M-SE-2), and on best-of-3
   rulesets a game record that gives the result (M-MATCH-1: more game wins wins, equal
@@ -29,7 +34,8 @@ recorded_verdict``). Only a record that contradicts its result is refused.
 
 Errors raise :class:`FileRefused` (every format's error is one) naming the element or
 field, by the names the file uses (``EventData.fields`` and each item's ``where``).
-Pure Python: no Django.
+No models: Django only for translated messages and the upload limit
+(``settings.UPLOAD_MAX_BYTES``, read once at start-up).
 """
 
 from __future__ import annotations
@@ -39,14 +45,18 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
 
 from ..identities import pop_id_problem, sanction_id_problem
 from ..messages import gettext
+from ..text import name_problem
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
-MAX_FILE_BYTES = 20 * 1024 * 1024  # an upload or a file given to an import command
+# An upload or a file given to an import command: the one upload limit (settings, issue 21).
+MAX_FILE_BYTES: int = settings.UPLOAD_MAX_BYTES
 MAX_PLAYERS = 20_000
 MAX_ROUNDS = 40  # rounds in a file, and the highest round number
 MAX_FLIGHTS = 16  # P-FL-2: 2, 4, 8 or 16 flights
@@ -131,6 +141,17 @@ def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
     return value
 
 
+def name(value: str, where: str, *, required: bool = True) -> str:
+    """``value`` if the text rule for names takes it (``tournaments.text``: no control
+    character, no bidirectional control, something visible), else FileRefused naming
+    ``where`` (issue 21, item 3). The importer stores it normalised
+    (``text.normalised_name``)."""
+    problem = name_problem(value, required=required)
+    if problem is not None:
+        raise FileRefused(gettext("%(where)s: %(problem)s") % {"where": where, "problem": problem})
+    return value
+
+
 def flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
         raise FileRefused(
@@ -205,6 +226,7 @@ def check_event_data(data: EventData) -> list[str]:
     ids = _check_players(data.players, codes, data.fields.get("players", "players"))
     notes: list[str] = []
     _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"), notes)
+    _check_round_gaps(data, data.fields.get("rounds", "rounds"))
     json_value(data.options, data.fields.get("options", "options"))
     json_value(data.source, data.fields.get("source", "source"))  # what the file kept
     return notes
@@ -214,8 +236,9 @@ def _check_event(data: EventData) -> None:
     def name_of(key: str) -> str:
         return data.fields.get(key, key)
 
-    text(data.name, name_of("name"), limit=NAME_LENGTH, required=True)
-    text(data.location, name_of("location"), limit=NAME_LENGTH)
+    name(text(data.name, name_of("name"), limit=NAME_LENGTH, required=True), name_of("name"))
+    location = text(data.location, name_of("location"), limit=NAME_LENGTH)
+    name(location, name_of("location"), required=False)
     if data.date is not None and not isinstance(data.date, dt.date):
         raise FileRefused(
             gettext("%(value)s: expected a date, got %(date)s")
@@ -296,7 +319,7 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
                 gettext("%(where)s: player id %(id)r is given twice") % {"where": where, "id": p.id}
             )
         ids.add(p.id)
-        text(p.name, at(where, "name"), limit=NAME_LENGTH)
+        name(text(p.name, at(where, "name"), limit=NAME_LENGTH), at(where, "name"))
         text(p.player_id, at(where, "player_id"), limit=PLAYER_ID_LENGTH)
         if p.division not in codes:
             raise FileRefused(
@@ -343,6 +366,44 @@ def _check_rounds(
             match_where = m.where or f"{where}.matches[{j}]"
             _check_seats(m, match_where, ids, seated, rd.number, ruleset)
             _check_result(m, match_where, ruleset, rd.phase in ELIMINATION, notes)
+
+
+def _check_round_gaps(data: EventData, label: str) -> None:
+    """Round numbers run 1, 2, 3 … without a gap (issue 21, item 4): over the whole file,
+    and within each pairing group (the rounds holding its players; a cut's rounds go on
+    from its Swiss group's). A file with rounds 1, 2, 4 is refused, naming the round after
+    the gap: the gap would carry into the TOM export and the correction window."""
+    where_of: dict[int, str] = {}  # round number -> where its first round is
+    for i, rd in enumerate(data.rounds):
+        where_of.setdefault(rd.number, rd.where or f"{label}[{i}]")
+
+    def first_gap(numbers: set[int]) -> int | None:
+        return next((n for n in range(1, max(numbers, default=0) + 1) if n not in numbers), None)
+
+    if (missing := first_gap(set(where_of))) is not None:
+        after = min(n for n in where_of if n > missing)
+        raise FileRefused(
+            gettext("%(where)s: round %(missing)s is missing; rounds run 1, 2, 3 … without a gap")
+            % {"where": at(where_of[after], "number"), "missing": missing}
+        )
+    group_of_division = {d.code: d.group for d in data.divisions}
+    group_of = {p.id: group_of_division.get(p.division, p.division) for p in data.players}
+    held: dict[str, dict[int, str]] = {}  # group -> round number -> where
+    for i, rd in enumerate(data.rounds):
+        for m in rd.matches:
+            for pid in m.players:
+                numbers = held.setdefault(group_of.get(pid, ""), {})
+                numbers.setdefault(rd.number, rd.where or f"{label}[{i}]")
+    for group, numbers in sorted(held.items()):
+        if (missing := first_gap(set(numbers))) is not None:
+            after = min(n for n in numbers if n > missing)
+            raise FileRefused(
+                gettext(
+                    "%(where)s: round %(missing)s of pairing group %(group)s is missing;"
+                    " rounds run 1, 2, 3 … without a gap"
+                )
+                % {"where": at(numbers[after], "number"), "missing": missing, "group": shown(group)}
+            )
 
 
 def _check_seats(

@@ -32,8 +32,9 @@ from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 BYE = "-"
 MELEE_OPTIONS = {"mwp_floor": "1/3", "playoffs_in_tiebreakers": False, "melee_ranking": True}
-_RESULT = re.compile(r"^(\d+)-(\d+)-(\d+)$")
-_SWISS_NAME = re.compile(r"^Round \d+$")
+# ASCII digits only: ``\d`` would read ``١-٠-٠`` as 1-0-0 (issue 21, item 4)
+_RESULT = re.compile(r"^([0-9]+)-([0-9]+)-([0-9]+)$")
+_SWISS_NAME = re.compile(r"^Round [0-9]+$")
 
 
 class MeleeError(FileRefused):

@@ -76,6 +76,11 @@ HEADERS: dict[str, frozenset[str]] = {
 
 SNIFF_SAMPLE = 8192  # characters given to csv.Sniffer
 
+#: What ends a line of a sheet. Not ``str.splitlines``, which also breaks at a vertical
+#: tab, a form feed or U+2028: those are kept in the line for the text rule for names to
+#: refuse or space out (``tournaments.text``, issue 21 item 3).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
 
 @dataclass(frozen=True)
 class SheetRow:
@@ -103,6 +108,22 @@ class Sheet:
     columns: dict[str, int]
     header: bool
     rows: tuple[SheetRow, ...] = field(default_factory=tuple)
+
+
+def trim(cell: str) -> str:
+    """``cell`` without spaces and tabs at either end; a control character there (a
+    vertical tab, an escape) is kept for the text rule for names to refuse, where
+    ``str.strip`` would drop some of them unseen (issue 21, item 3)."""
+    start, end = 0, len(cell)
+    while start < end and _blank(cell[start]):
+        start += 1
+    while end > start and _blank(cell[end - 1]):
+        end -= 1
+    return cell[start:end]
+
+
+def _blank(char: str) -> bool:
+    return char == "\t" or (char.isspace() and unicodedata.category(char) != "Cc")
 
 
 def normalise(text: str) -> str:
@@ -168,7 +189,7 @@ def _header_columns(cells: list[str]) -> dict[str, int] | None:
 def turn_name(name: str) -> tuple[str, bool]:
     """``"Garcia, Maria"`` → ``("Maria Garcia", True)``: a name written "Last, First"
     (one comma, words on both sides) is turned round; any other name is kept."""
-    parts = [p.strip() for p in name.split(",")]
+    parts = [trim(p) for p in name.split(",")]
     if len(parts) == 2 and all(parts):
         return f"{parts[1]} {parts[0]}", True
     return name, False
@@ -176,7 +197,7 @@ def turn_name(name: str) -> tuple[str, bool]:
 
 def _cell(cells: list[str], columns: dict[str, int], column: str) -> str:
     i = columns.get(column)
-    return cells[i].strip() if i is not None and i < len(cells) else ""
+    return trim(cells[i]) if i is not None and i < len(cells) else ""
 
 
 def sheet_parse(text: str) -> Sheet:
@@ -187,10 +208,10 @@ def sheet_parse(text: str) -> Sheet:
     columns: dict[str, int] = {c: i for i, c in enumerate(DEFAULT_COLUMNS)}
     header = False
     rows: list[SheetRow] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(LINE_BREAK.split(text), start=1):
         if not line.strip():
             continue
-        cells = [c.strip() for c in _cells(line, separator)]
+        cells = [trim(c) for c in _cells(line, separator)]
         if not any(cells):
             continue
         if not rows and not header:
@@ -208,7 +229,7 @@ def sheet_parse(text: str) -> Sheet:
             SheetRow(
                 line=n,
                 cells=tuple(cells),
-                name=" ".join(name.split()),
+                name=name.replace("\t", " "),  # the text rule cleans it (services)
                 player_id=_cell(cells, columns, "player_id"),
                 birth_year=_cell(cells, columns, "birth_year"),
                 division=_cell(cells, columns, "division"),

@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-_POD_SEEDS = re.compile(r"seeds ((?:\d+, )*\d+)")  # "top cut: seeds 1, 8, 9, 16"
-_SEED = re.compile(r"seed (\d+)")  # "seed 1 vs seed 8", "bye: seed 3"
+# ASCII digits only (issue 21, item 4): "top cut: seeds 1, 8, 9, 16"
+_POD_SEEDS = re.compile(r"seeds ((?:[0-9]+, )*[0-9]+)")
+_SEED = re.compile(r"seed ([0-9]+)")  # "seed 1 vs seed 8", "bye: seed 3"
 
 
 class FirstRoundSeat(NamedTuple):

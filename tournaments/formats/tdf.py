@@ -24,6 +24,7 @@ from defusedxml.ElementTree import fromstring
 from ..ages import division_for, season_end_year
 from ..messages import gettext
 from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
+from .plain import plain_int
 
 Raw = tuple[tuple[str, str], ...]
 
@@ -224,9 +225,10 @@ def _text(parent: Element, tag: str, default: str = "") -> str:
 
 def _int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int:
     """A whole number from ``low`` to ``high`` (by default what a PostgreSQL ``integer``
-    column holds; no number in a TOM file is negative)."""
+    column holds; no number in a TOM file is negative), written in ASCII digits only
+    (``plain.plain_int``: ``1_0_0`` or ``١`` is refused, issue 21 item 4)."""
     try:
-        number = int(value.strip())
+        number = plain_int(value)
     except ValueError:
         raise TdfError(
             gettext("%(where)s: expected an integer, got %(value)s")
@@ -408,6 +410,16 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
                 % {"where": where, "number": r.number}
             )
         numbers.add(r.number)
+    for missing in range(1, max(numbers, default=0) + 1):  # issue 21, item 4
+        if missing not in numbers:
+            after = min(n for n in numbers if n > missing)
+            raise TdfError(
+                gettext(
+                    "%(where)s<round number=%(number)s>: round %(missing)s is missing;"
+                    " rounds run 1, 2, 3 … without a gap"
+                )
+                % {"where": where, "number": after, "missing": missing}
+            )
     if not ids:  # no <subgroups>: the pod's players are those of its matches
         ids = list(dict.fromkeys(pid for r in rounds for m in r.matches for pid in m.players))
     poddata = elem.find("poddata")

@@ -35,6 +35,7 @@ from ..ages import division_for, season_end_year
 from ..messages import gettext
 from .checks import FileRefused, check_event_data, check_sizes
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+from .plain import plain_int
 from .tdf import (
     CATEGORY_DIVISIONS,
     TdfError,
@@ -164,7 +165,7 @@ def planned_day1_rounds(
         return held
     less = _raw_value(t.event.raw, "lessswiss", "false").lower() == "true"
     try:
-        extra = int(_raw_value(pod.poddata, "additionalrounds", "0") or 0)
+        extra = plain_int(_raw_value(pod.poddata, "additionalrounds", "0") or "0")
     except ValueError:
         raise TdfError(
             gettext("<pod category=%(category)s><poddata><additionalrounds>: not a whole number")

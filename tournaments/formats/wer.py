@@ -35,6 +35,7 @@ from defusedxml.ElementTree import fromstring
 from ..messages import gettext
 from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+from .plain import plain_int
 
 WER_OPTIONS = {"mwp_floor": "0.33", "playoffs_in_tiebreakers": True}
 DROPPED = "3"
@@ -73,7 +74,7 @@ def _int(
 ) -> int:
     raw = elem.get(name, default)
     try:
-        value = int((raw or "").strip())
+        value = plain_int(raw or "")  # ASCII digits only (issue 21, item 4)
     except ValueError:
         raise WerError(
             gettext("%(where)s: attribute %(name)r must be a whole number, got %(raw)s")

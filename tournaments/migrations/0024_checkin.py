@@ -1,9 +1,38 @@
-# Placeholder: filled in by the work it is named for (operations added when the models change).
+# Check-in for real (issue 20, items 4 and 5): a present state per registration, and
+# whether an event's round 1 waits for Close check-in.
 
-from django.db import migrations
+import django.db.models.deletion
+from django.conf import settings
+from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
     dependencies = [("tournaments", "0023_event_play_ids")]
 
-    operations: list = []
+    operations: list = [
+        migrations.AddField(
+            model_name="event",
+            name="checkin_step",
+            field=models.BooleanField(
+                default=False,
+                help_text="Round 1 waits for Close check-in (issue 20): set for events made on "
+                "the New event page and when a first player is checked in.",
+            ),
+        ),
+        migrations.AddField(
+            model_name="registration",
+            name="checked_in_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="registration",
+            name="checked_in_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
+        ),
+    ]

@@ -12,6 +12,7 @@ from .events import (
     Division,
     DivisionCode,
     Event,
+    EventListing,
     EventStatus,
     Player,
     Registration,
@@ -41,6 +42,7 @@ from .staff import (
     EventStaff,
     PenaltyKind,
     PenaltyNote,
+    StaffInvite,
     StaffRole,
 )
 
@@ -53,6 +55,7 @@ __all__ = [
     "Division",
     "DivisionCode",
     "Event",
+    "EventListing",
     "EventStaff",
     "EventStatus",
     "GroupPhase",
@@ -74,6 +77,7 @@ __all__ = [
     "RoundStatus",
     "SelfReport",
     "SelfReportMode",
+    "StaffInvite",
     "StaffRole",
     "Structure",
     "match_kind",

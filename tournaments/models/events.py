@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -29,6 +30,16 @@ class EventStatus(models.TextChoices):
     SWISS = "swiss", _("Swiss rounds")
     TOP_CUT = "top-cut", _("Top cut")
     FINISHED = "finished", _("Finished")
+
+
+class EventListing(models.TextChoices):
+    """Who finds the event (issue 20, item 10). ``draft``: a new event, not on the home
+    page, its public pages answer 404 to all but its staff; ``listed``: on the home page;
+    ``unlisted``: off the home page, its links still work."""
+
+    DRAFT = "draft", _("Draft")
+    LISTED = "listed", _("Listed")
+    UNLISTED = "unlisted", _("Unlisted")
 
 
 class DivisionCode(models.TextChoices):
@@ -89,13 +100,18 @@ class Event(models.Model):
         max_length=1000, blank=True, help_text="Why, as a stored message (tournaments.messages)."
     )
     checkin_closed_at = models.DateTimeField(null=True, blank=True)
+    checkin_step = models.BooleanField(
+        default=False,
+        help_text="Round 1 waits for Close check-in (issue 20): set for events made on the "
+        "New event page and when a first player is checked in.",
+    )
     day2_rounds = models.PositiveSmallIntegerField(
         default=0, help_text="Swiss rounds on Day 2 of a two-day event (P-D2-1); 0 = one day."
     )
     awards_championship_points = models.BooleanField(
         default=False, help_text="Late entry after round 2 needs an explicit override (P-LATE-1)."
     )
-    # The event planner (rulesets.planner, tournaments.planning): what the day is planned
+    # The event planner (pairings.engine.planner, tournaments.planning): what the day is planned
     # with; the estimated finish is recomputed from these and the real round times.
     expected_players = models.JSONField(
         default=dict, blank=True, help_text="Players expected per division: {code: count}."
@@ -128,6 +144,12 @@ class Event(models.Model):
         help_text="Official records kept as recorded though the live rules refuse them "
         "(one sentence each, from the import).",
     )
+    listing = models.CharField(
+        max_length=10,
+        choices=EventListing.choices,
+        default=EventListing.LISTED,
+        help_text="Draft: staff only; listed: on the home page; unlisted: links still work.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,6 +167,7 @@ class Event(models.Model):
             one_of("structure", Structure.values, name="event_structure_valid"),
             one_of("status", EventStatus.values, name="event_status_valid"),
             one_of("self_report", SelfReportMode.values, name="event_self_report_valid"),
+            one_of("listing", EventListing.values, name="event_listing_valid"),
             models.CheckConstraint(
                 condition=Q(sanction_id="") | Q(sanction_id__regex=SANCTION_ID_PATTERN),
                 name="event_sanction_id_format",
@@ -265,6 +288,16 @@ class Registration(models.Model):
         blank=True, help_text="Deck list / team list as submitted (P-POST-5)."
     )
     decklist_received_at = models.DateTimeField(null=True, blank=True)
+    # Check-in (issue 20): present at the event, when and by whom (None: the player
+    # themselves, on their private link or at the door; see services.checkin).
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     report_token = models.CharField(
         max_length=64, unique=True, default=new_report_token, editable=False
     )

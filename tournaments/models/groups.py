@@ -44,6 +44,9 @@ class PairingGroup(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
     divisions = models.ManyToManyField(Division, related_name="groups")
+    # Issue 20 item 7: the group's first table number. None: set when its round is paired,
+    # after the tables of the other groups' rounds in play (``tournaments.tables``).
+    first_table = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("pairing group")
@@ -55,6 +58,10 @@ class PairingGroup(models.Model):
             models.CheckConstraint(
                 condition=Q(flight__isnull=True) | Q(flight__gte=1, parent__isnull=False),
                 name="group_flight_has_parent",
+            ),
+            models.CheckConstraint(
+                condition=Q(first_table__isnull=True) | Q(first_table__gte=1),
+                name="group_first_table_from_1",
             ),
         ]
 

@@ -222,6 +222,8 @@ class SelfReport(models.Model):
     deleted: they stay next to the recorded result, which a staff entry overrides.
     ``games``: the game record of a best-of-3 ruleset (wins of seat 1, wins of seat 2,
     drawn games; M-MATCH-1), part of what the two players must agree on.
+    ``one_browser`` (issue 21) stays set once a report came from a browser that had
+    reported for another player of the same table: the table is a dispute for staff.
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
@@ -233,6 +235,11 @@ class SelfReport(models.Model):
     games = models.JSONField(null=True, blank=True)
     changes = models.PositiveSmallIntegerField(default=0)
     reported_at = models.DateTimeField(auto_now=True)
+    # issue 21: the browser that last sent this report (its signed cookie, see
+    # ``tournaments.browsers``; "" when unknown) and whether a browser that had already
+    # reported for another player of the table sent it: such a table is held for staff.
+    browser = models.CharField(max_length=64, blank=True, default="")
+    one_browser = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("self-report")

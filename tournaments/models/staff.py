@@ -33,6 +33,39 @@ class EventStaff(models.Model):
         return f"{self.user} · {self.role} · {self.event}"
 
 
+class StaffInvite(models.Model):
+    """A one-time invitation to join an event's staff (issue 20, item 9).
+
+    The link ``/staff/invite/<token>/`` carries the token; only its SHA-256 is stored
+    (``token_hash``), so the database never holds a working link. ``email`` is where it
+    was sent ("" for a link the organiser copies). It works once (``used_at``, ``used_by``)
+    and until ``expires_at``.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invites")
+    role = models.CharField(max_length=16, choices=StaffRole.choices)
+    email = models.EmailField(blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("staff invite")
+        verbose_name_plural = _("staff invites")
+        ordering = ["-created_at"]
+        constraints = [one_of("role", StaffRole.values, name="staff_invite_role_valid")]
+
+    def __str__(self) -> str:
+        return f"{self.email or '(link)'} · {self.role} · {self.event}"
+
+
 class AuditEvent(models.Model):
     """Who changed what, when, from which value to which, and why (P-POST-3, P-POST-4).
 

@@ -12,9 +12,10 @@ subquery of the event's shared names, run once), so no page needs a query more.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
 from django.db.models.functions import Upper
 
 from ..identities import file_ids
@@ -83,9 +84,11 @@ def registration_twin(event_id: int) -> dict[str, Any]:
 
 
 def registration_name(reg: Registration, twin: bool | None = None) -> str:
-    """How players see ``reg`` (its player loaded): ``twin`` as given, else the
-    ``name_twin`` annotation (False when the queryset did not annotate it)."""
-    twin = bool(getattr(reg, "name_twin", False)) if twin is None else twin
+    """How people see ``reg`` (its player loaded): ``twin`` as given, else the
+    ``name_twin`` annotation, else one query (``has_twin``), so a registration read
+    without the annotation is still told apart (issue 20 item 8)."""
+    if twin is None:
+        twin = reg.name_twin if hasattr(reg, "name_twin") else has_twin(reg)
     p = reg.player
     return shown_name(
         p.name,
@@ -98,8 +101,38 @@ def registration_name(reg: Registration, twin: bool | None = None) -> str:
 
 def seat_name(seat: Any) -> str:
     """How players see a seated player (a ``MatchSeat`` with registration and player
-    loaded, annotated with ``name_twin`` or not)."""
-    return registration_name(seat.registration, bool(getattr(seat, "name_twin", False)))
+    loaded, annotated with ``name_twin`` or not: then one query, ``has_twin``)."""
+    twin = seat.name_twin if hasattr(seat, "name_twin") else None
+    return registration_name(seat.registration, twin)
+
+
+def has_twin(reg: Registration) -> bool:
+    """Whether another registration of ``reg``'s event has the same player name
+    (case-insensitively). One query."""
+    return (
+        Registration.objects.filter(event_id=reg.event_id, player__name__iexact=reg.player.name)
+        .exclude(pk=reg.pk)
+        .exists()
+    )
+
+
+def with_shown_names(
+    registrations: QuerySet[Registration], event_id: int
+) -> QuerySet[Registration]:
+    """``registrations`` (of event ``event_id``) with their player loaded and the
+    ``name_twin`` annotation, so :func:`registration_name` (and the ``shown_name``
+    template filter) tell same-name players apart without a query more."""
+    return registrations.select_related("player").annotate(**registration_twin(event_id))
+
+
+def shown_names(event_id: int, ids: Iterable[int] | None = None) -> dict[int, str]:
+    """``{registration pk: name as people see it}`` for the registrations of event
+    ``event_id`` (only ``ids`` when given): "Noah Williams #0017" where two share a name
+    (issue 20 item 8). One query."""
+    regs = Registration.objects.filter(event_id=event_id)
+    if ids is not None:
+        regs = regs.filter(pk__in=list(ids))
+    return {r.pk: registration_name(r) for r in with_shown_names(regs.order_by(), event_id)}
 
 
 def file_ids_for_event(event_id: int) -> dict[str, str]:
@@ -108,3 +141,23 @@ def file_ids_for_event(event_id: int) -> dict[str, str]:
     it names them alone (``identities.file_ids``). One query."""
     rows = Registration.objects.filter(event_id=event_id).order_by()
     return file_ids(rows.values_list("external_id", "player__player_id"))
+
+
+def shown_names_by_external_id(event_id: int) -> dict[str, str]:
+    """``{external_id: name as people see it}`` of every registration of the event, for
+    files keyed by the event's ids (the CSV exports, issue 20 item 8). One query."""
+    regs = with_shown_names(Registration.objects.filter(event_id=event_id).order_by(), event_id)
+    return {r.external_id: registration_name(r) for r in regs}
+
+
+def twin_exists(prefix: str = "") -> Exists:
+    """Whether another registration of the same event has the player name of the
+    registration reached through ``prefix`` (``"registration__"``, ``"winner__"``; ``""``
+    for a ``Registration`` queryset), as a correlated ``EXISTS`` for ``.annotate()``: for
+    querysets that do not know their event up front (players' reports). No query more."""
+    return Exists(
+        Registration.objects.filter(
+            event_id=OuterRef(f"{prefix}event_id"),
+            player__name__iexact=OuterRef(f"{prefix}player__name"),
+        ).exclude(pk=OuterRef(f"{prefix}pk"))
+    )

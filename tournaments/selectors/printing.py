@@ -4,12 +4,14 @@ table, with each player's record before the round (P-POST-1, P-POST-3)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from ..models import Registration, Round
-from .public import NameEntry, names_for_public
+from ..search import folded
+from .public import names_for_public
 from .rounds import MatchView, RoundView, _round_views
 
 T = TypeVar("T")
@@ -38,11 +40,17 @@ class SlipSeat:
 
 @dataclass(frozen=True)
 class Slip:
-    """One match slip: table, the two players with their record, each player's token
-    (for the QR code of their private report link)."""
+    """One match slip: table, the players with their record (two at a match, 3–5 in seat
+    order at a pod), each player's token (for the QR code of their private report link,
+    printed on that player's own tear-off strip, issue 21)."""
 
     table: int | None
     seats: tuple[SlipSeat, ...]
+
+    @property
+    def is_pod(self) -> bool:
+        """A multiplayer pod's slip (MP-POD-1): a taller card, a strip per seat."""
+        return len(self.seats) > 2
 
 
 def round_for_print(rnd: Round) -> RoundView:
@@ -51,8 +59,9 @@ def round_for_print(rnd: Round) -> RoundView:
 
 
 def slips_for_print(view: RoundView) -> list[Slip]:
-    """One slip per head-to-head table, in table order (byes need none). 1 query."""
-    matches: list[MatchView] = [m for m in view.tables if m.is_slip]
+    """One slip per head-to-head table and per pod, in table order (byes need none).
+    1 query."""
+    matches: list[MatchView] = [m for m in view.tables if m.is_slip or m.is_pod]
     ids = [s.registration_id for m in matches for s in m.seats]
     tokens = dict(Registration.objects.filter(pk__in=ids).values_list("pk", "report_token"))
     return [
@@ -61,6 +70,48 @@ def slips_for_print(view: RoundView) -> list[Slip]:
     ]
 
 
-def names_for_print(view: RoundView) -> list[NameEntry]:
-    """Every seated player of the round, alphabetical (no query)."""
-    return names_for_public([view])
+# What tells two players of the same name apart (selectors.names.shown_name): " #4567",
+# " (1990)", " (p12)" after the name. It stays with the given names, not the surname.
+TWIN_TAG = re.compile(r"\s+(#\S+|\([^()]*\))$")
+
+
+def surname_first(name: str) -> tuple[str, str]:
+    """``(surname, given names)`` of a name as shown: the last word, then the rest
+    ("Tomás de la Cruz Díaz" → ``("Díaz", "Tomás de la Cruz")``; one word → ``(word, "")``;
+    a same-name tag stays at the end of the given names: "Ana Ruiz #0017" → ``("Ruiz",
+    "Ana #0017")``). "Last, First" names are turned round at entry, so every stored name
+    is "First Last". Never raises."""
+    tag = TWIN_TAG.search(name)
+    words = (name[: tag.start()] if tag else name).split()
+    if not words:
+        return name.strip(), ""
+    given = " ".join(words[:-1] + ([tag.group(1)] if tag else []))
+    return words[-1], given
+
+
+def wall_sort_key(name: str) -> tuple[str, str, str]:
+    """The order of the wall list (issue 20 item 14): by surname (the last word), then
+    the given names, case and accents ignored (``search.folded``: "Álvarez" sorts with
+    "Alvarez", before "Bauer"); the name itself breaks a tie."""
+    surname, given = surname_first(name)
+    return folded(surname), folded(given), name
+
+
+@dataclass(frozen=True)
+class WallLine:
+    """One line of the printed "pairings by name" list: table (None for a bye or a
+    late-entry loss, whose ``note`` says so), the player's surname and given names, and
+    the opponent (a pod's other players, comma-separated; ``""`` without one)."""
+
+    table: int | None
+    surname: str
+    given: str
+    opponent: str
+    note: str
+
+
+def names_for_print(view: RoundView) -> list[WallLine]:
+    """Every seated player of the round with table and opponent, sorted by surname
+    (:func:`wall_sort_key`), for the wall. No query."""
+    entries = sorted(names_for_public([view]), key=lambda e: wall_sort_key(e.name))
+    return [WallLine(e.table, *surname_first(e.name), e.opponent, e.note) for e in entries]

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
 from ..models import Event, Match, MatchSeat, Outcome, Registration, RoundStatus, SelfReport
+from .names import registration_name, twin_exists
 from .rounds import (
     PUBLIC_STATUSES,
     MatchView,
@@ -52,10 +54,13 @@ class ReportLine:
 @dataclass(frozen=True)
 class ReportSummary:
     """The reports of one table: ``state`` is waiting, held (agreed, not yet recorded),
-    disputed, or agreed/overridden once the match is recorded."""
+    disputed, or agreed/overridden once the match is recorded. ``one_browser``: one
+    browser reported for two players of the table, so it is disputed whatever the
+    reports say (issue 21)."""
 
     state: str
     lines: tuple[ReportLine, ...]
+    one_browser: bool = False
 
 
 def _score(games: list[int] | None) -> str:
@@ -88,24 +93,34 @@ def _summaries(
         need = getattr(m, "n_seats", 2) if m is not None else 2
         agree = len(rs) == need and all(r.same_result(rs[0]) for r in rs)
         differ = len({(r.outcome, r.winner_id) for r in rs}) > 1
+        one_browser = any(r.one_browser for r in rs)
         if m is not None and m.outcome != Outcome.PENDING:
             same = not any(r.differs_from(m) for r in rs)
             state = "agreed" if same else "overridden"
         else:
             state = "held" if agree else ("disputed" if differ or len(rs) >= need else "waiting")
+            state = "disputed" if one_browser else state
         lines = tuple(
             ReportLine(
                 r.registration_id,
-                r.registration.player.name,
-                report_text(r.outcome, r.winner.player.name if r.winner else None, r.games, draw),
+                registration_name(r.registration, getattr(r, "name_twin", None)),
+                report_text(r.outcome, _winner_name(r), r.games, draw),
                 r.winner_id if r.outcome == Outcome.WIN else None,
-                r.winner.player.name if r.winner else "",
+                _winner_name(r) or "",
                 _score(r.games),
             )
             for r in rs
         )
-        out[match_id] = ReportSummary(state, lines)
+        out[match_id] = ReportSummary(state, lines, one_browser)
     return out
+
+
+def _winner_name(r: SelfReport) -> str | None:
+    """The reported winner as people see them (told apart from a same-name player,
+    issue 20 item 8), or None for a drawn match or double loss."""
+    if r.winner is None:
+        return None
+    return registration_name(r.winner, getattr(r, "winner_twin", None))
 
 
 def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
@@ -114,8 +129,10 @@ def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 
 def _reports_query():
-    return SelfReport.objects.select_related("registration__player", "winner__player").order_by(
-        "match_id", "registration__player__name"
+    return (
+        SelfReport.objects.select_related("registration__player", "winner__player")
+        .annotate(name_twin=twin_exists("registration__"), winner_twin=twin_exists("winner__"))
+        .order_by("match_id", "registration__player__name")
     )
 
 
@@ -267,6 +284,14 @@ class PlayerStanding:
     top_cut: bool
 
 
+def _snapshot_label(snapshot: Any) -> str:
+    """ "Final standings" / "After round 3" in the visitor's language (the stored
+    ``label`` is English, for the staff's record; issue 20, item 14)."""
+    if snapshot.final:
+        return _("Final standings")
+    return _("After round %(number)s") % {"number": snapshot.rounds_complete}
+
+
 def standing_for_player(reg: Registration) -> PlayerStanding | None:
     """The player's row of the latest standings snapshot (the Standings JSON of
     INTERFACES.md, found by the registration's ``external_id``), or None before the
@@ -282,7 +307,7 @@ def standing_for_player(reg: Registration) -> PlayerStanding | None:
                     len(rows),
                     row.get("record", ""),
                     row.get("match_points", 0),
-                    snapshot.label,
+                    _snapshot_label(snapshot),
                     snapshot.final,
                     bool(row.get("top_cut")),
                 )

@@ -312,12 +312,11 @@ def round_for_staff(rnd: Round) -> RoundView:
 def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     """One table (to redraw its row after a slip) and how many results its round still
     misses. 4 queries."""
-    m = (
-        Match.objects.select_related("round__event")
-        .prefetch_related(_seat_prefetch())
-        .get(pk=match_id)
-    )
+    m = Match.objects.select_related("round__event").get(pk=match_id)
     rnd = m.round
+    # the seats as the full render reads them: same-name players told apart (names)
+    seats = _seat_prefetch().queryset.annotate(**seat_twin(rnd.event_id))
+    prefetch_related_objects([m], Prefetch("seats", queryset=seats))
     ids = [s.registration_id for s in m.seats.all()]
     history = _records(rnd.event, {rnd.group_id: rnd.number}, registrations=ids)
     missing = Match.objects.filter(round=rnd, outcome=Outcome.PENDING).count()

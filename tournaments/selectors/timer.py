@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
@@ -54,6 +54,15 @@ class RoundClock:
     started_ms: int
     paused_s: int
     final: bool
+    parts: tuple[tuple[Round, str], ...] = ()  # (round, label) of merged rounds (projector)
+    # Issue 20 item 14: the round is complete; the clock stays at the moment its last
+    # result came in and the page's script does not count it on.
+    complete: bool = False
+
+    @property
+    def controls(self) -> tuple[tuple[Round, str], ...]:
+        """``(round, label)`` of every round under this clock, whose controls it links to."""
+        return self.parts or ((self.round, self.label),)
 
     @property
     def added_text(self) -> str:
@@ -94,6 +103,9 @@ def _round_clock(
 ) -> RoundClock:
     elimination = rnd.phase in ELIMINATION_PHASES
     final = elimination and len(rows) == 1  # one table and no byes: the final
+    complete = rnd.status == RoundStatus.COMPLETE
+    if complete and rnd.completed_at is not None:
+        now = min(now, rnd.completed_at)  # a complete round's clock stopped with it
     times = round_times(rnd, now)
     clock = round_clock(
         rules=rules,
@@ -117,6 +129,7 @@ def _round_clock(
         started_ms=int(times.started_at.timestamp() * 1000),
         paused_s=times.paused_seconds,
         final=final,
+        complete=complete,
     )
 
 
@@ -139,11 +152,47 @@ def timer_for_public(event: Event, now: dt.datetime) -> list[RoundClock]:
         .order_by("group__key")
     )
     rows = _match_rows(rounds)
-    return [_round_clock(r, event.rules, rows[r.pk], now) for r in rounds]
+    return merged_clocks([_round_clock(r, event.rules, rows[r.pk], now) for r in rounds])
+
+
+def _same_clock(c: RoundClock) -> tuple[object, ...]:
+    """What two rounds share to show one clock: start, pauses, time added, limit."""
+    r = c.round
+    return (r.started_at, r.clock_paused_at, c.paused_s, r.clock_added_seconds, c.clock.limit)
+
+
+def merged_clocks(clocks: Sequence[RoundClock]) -> list[RoundClock]:
+    """Issue 20 item 7: rounds started together ("Start all") run under one clock, so the
+    projector shows them as one: labels joined, each table still playing (and each time
+    extension) once, in table order across the groups. Rounds with a clock of their own
+    (started apart, paused, time added) stay apart. In order of each clock's first round."""
+    merged: dict[tuple[object, ...], list[RoundClock]] = {}
+    for c in clocks:
+        merged.setdefault(_same_clock(c), []).append(c)
+    out = []
+    for group in merged.values():
+        first = group[0]
+        if len(group) == 1:
+            out.append(first)
+            continue
+        extensions = {t.table: t for c in group for t in c.extensions}
+        out.append(
+            replace(
+                first,
+                label=", ".join(c.label for c in group),
+                playing=tuple(sorted({t for c in group for t in c.playing})),
+                extensions=tuple(extensions[t] for t in sorted(extensions)),
+                final=all(c.final for c in group),
+                parts=tuple((c.round, c.label) for c in group),
+            )
+        )
+    return out
 
 
 def clock_for_staff(rnd: Round, now: dt.datetime) -> RoundClock | None:
-    """The clock of one round for its staff page, or None before it starts. 1 query."""
+    """The clock of one round for its staff page, or None before it starts. A complete
+    round's clock is the one at its ``completed_at``, marked ``complete`` (issue 20 item
+    14: it no longer counts). 1 query."""
     if rnd.started_at is None:
         return None
     return _round_clock(rnd, rnd.event.rules, _match_rows([rnd])[rnd.pk], now)

@@ -3,6 +3,7 @@
 the admin and commands call these."""
 
 from .audit import audit_log
+from .checkin import registration_checkin
 from .clock import match_time_extend, round_clock_add_time, round_clock_pause, round_clock_resume
 from .corrections import Correction, mark_changed_brackets, result_correct
 from .decklists import deck_check_draw, decklist_record
@@ -10,6 +11,16 @@ from .edits import event_rounds_editable, event_rounds_floor, event_update, play
 from .events import event_create, event_finish, unique_slug
 from .import_jobs import import_job_create, import_job_retry
 from .imports import event_import_tdf
+from .invites import (
+    staff_carry_over,
+    staff_invite_accept,
+    staff_invite_create,
+    staff_invite_find,
+    staff_invite_mail,
+    staff_invite_problem,
+    staff_invite_withdraw,
+)
+from .listing import event_deletable, event_delete, event_has_results, event_listing_set
 from .player_sheets import players_sheet_preview, registrations_add_sheet
 from .registrations import (
     late_losses,
@@ -22,7 +33,7 @@ from .registrations import (
     registration_set_division,
     registrations_add_csv,
 )
-from .reports import dispute_resolve, report_accept, report_submit
+from .reports import dispute_resolve, registration_self_drop, report_accept, report_submit
 from .result_types import Result
 from .results import (
     correction_window_open,
@@ -46,6 +57,14 @@ from .staff import (
     staff_invite,
     staff_remove,
 )
+from .undo import (
+    last_entry_undo_refusal,
+    round_last_entry,
+    round_last_entry_undo,
+    round_pairings_discard,
+    round_seats_swap,
+    round_table_move,
+)
 
 __all__ = [
     "Correction",
@@ -56,6 +75,17 @@ __all__ = [
     "decklist_record",
     "dispute_resolve",
     "event_create",
+    "event_deletable",
+    "event_delete",
+    "event_has_results",
+    "event_listing_set",
+    "staff_carry_over",
+    "staff_invite_accept",
+    "staff_invite_create",
+    "staff_invite_find",
+    "staff_invite_mail",
+    "staff_invite_problem",
+    "staff_invite_withdraw",
     "event_finish",
     "event_rounds_editable",
     "event_rounds_floor",
@@ -74,10 +104,12 @@ __all__ = [
     "pod_intentional_draw_note",
     "players_sheet_preview",
     "registration_add",
+    "registration_checkin",
     "late_losses",
     "match_forfeit",
     "registration_disqualify",
     "registration_drop",
+    "registration_self_drop",
     "registration_reinstate",
     "registration_set_division",
     "registration_link_reset",
@@ -99,4 +131,10 @@ __all__ = [
     "staff_remove",
     "standings_refresh_on_commit",
     "unique_slug",
+    "last_entry_undo_refusal",
+    "round_last_entry",
+    "round_last_entry_undo",
+    "round_pairings_discard",
+    "round_seats_swap",
+    "round_table_move",
 ]

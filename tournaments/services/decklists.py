@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 
 from ..errors import InvalidInput
 from ..models import AuditEvent, Event, Registration
+from ..selectors.names import with_shown_names
 from .audit import audit_log
 
 DECK_CHECK_ACTION = "decklist.check"
@@ -52,15 +53,10 @@ def decklist_record(*, registration: Registration, by: Any, text: str = "") -> R
 
 def decklists_missing(event: Event) -> list[Registration]:
     """Active players of ``event`` with no deck list received, by name (P-POST-5)."""
-    return list(
-        event.registrations.filter(
-            decklist_received_at__isnull=True,
-            disqualified=False,
-            dropped_after_round__isnull=True,
-        )
-        .select_related("player")
-        .order_by("player__name")
+    missing = event.registrations.filter(
+        decklist_received_at__isnull=True, disqualified=False, dropped_after_round__isnull=True
     )
+    return list(with_shown_names(missing, event.pk).order_by("player__name"))
 
 
 def deck_check_pick(candidates: list[str], count: int, seed: int) -> list[str]:
@@ -107,5 +103,5 @@ def deck_checks_for_staff(event: Event) -> list[tuple[AuditEvent, list[Registrat
     """Every deck check drawn at ``event``, newest first, with its players. 2 queries."""
     checks = list(event.audit.filter(action=DECK_CHECK_ACTION).order_by("-at", "-pk"))
     ids = {pk for c in checks for pk in (c.new or {}).get("players", [])}
-    regs = Registration.objects.select_related("player").in_bulk(ids)
+    regs = with_shown_names(Registration.objects.all(), event.pk).in_bulk(ids)
     return [(c, [regs[pk] for pk in c.new["players"] if pk in regs]) for c in checks]

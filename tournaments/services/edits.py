@@ -23,6 +23,7 @@ from ..models import Event, EventStatus, Phase, Player, Registration, Round
 from ..procedures import standalone_bracket
 from ..public_pages import public_pages_changed
 from ..seasons import event_season
+from ..text import clean_name
 from .audit import audit_log
 from .player_sheets import FIRST_BIRTH_YEAR, NAME_MAX, PLAYER_ID_MAX
 from .rounds import standings_refresh_on_commit
@@ -88,6 +89,8 @@ def player_update(
     current = {"name": player.name, "player_id": player.player_id, "birth_year": player.birth_year}
     _check_expected(current, expected, player.name)
     if name is not _UNSET:
+        if name.strip():  # issue 21 item 3: the text rule for names (tournaments.text)
+            name = clean_name(name, gettext("Name"))
         name = " ".join(name.split())
         if not name:
             raise InvalidInput(gettext("The player needs a name."))
@@ -226,8 +229,9 @@ def event_update(
         name = name.strip()
         if not name:
             raise InvalidInput(gettext("The event needs a name."))
+        name = clean_name(name, gettext("Name"))  # issue 21 item 3 (tournaments.text)
     if location is not _UNSET:
-        location = location.strip()
+        location = clean_name(location, gettext("Venue"), required=False)
     changes = _changes(
         current, {"name": name, "date": date, "location": location, "swiss_rounds": swiss_rounds}
     )

@@ -15,8 +15,19 @@ from rulesets import DEFAULT, get_ruleset
 from ..errors import InvalidInput
 from ..groups import set_swiss_groups
 from ..messages import shown
-from ..models import Division, DivisionCode, Event, EventStaff, EventStatus, StaffRole, Structure
+from ..models import (
+    Division,
+    DivisionCode,
+    Event,
+    EventListing,
+    EventStaff,
+    EventStatus,
+    StaffRole,
+    Structure,
+)
+from ..text import clean_name
 from .audit import audit_log
+from .invites import staff_carry_over
 
 SLUG_ATTEMPTS = 6  # the last two with a random suffix
 
@@ -95,8 +106,21 @@ def event_create(
     planned_round_seconds: int | None = None,
     planned_break_seconds: int = 600,
     planned_tables: int | None = None,
+    listing: str = EventListing.LISTED,
+    carry_staff: bool = False,
+    checkin_step: bool = False,
+    division_structure: dict[str, tuple[int, int]] | None = None,
 ) -> Event:
     """Create an event, its divisions and make ``by`` its organiser.
+
+    division_structure: ``{division code: (Swiss rounds, top cut)}`` for divisions whose
+    structure is not the event's (the New-event page's "Use these", issue 20 item 13);
+    stored as the division's own (``Division.swiss_rounds`` / ``top_cut_size``).
+
+    listing: ``draft`` for an event made on the New-event page (issue 20, item 10: staff
+    only until published); ``listed`` (the default: imports, the demo, tests).
+    carry_staff: give it the staff of ``by``'s previous event (``staff_carry_over``,
+    issue 20, item 9), as the New-event page does.
 
     divisions: ``{division code: key of its Swiss pairing group}`` (divisions sharing a
     key are paired together, P-AGE-3); default one open division (P-AGE-6).
@@ -106,21 +130,28 @@ def event_create(
     expected_players / planned_*: what the event planner plans the day with
     (``tournaments.planning``): ``{division code: players}``, round 1's start, a Swiss
     round's length and the break in seconds (None: the ruleset's length), tables.
-    top_cut_size: 0 or one of the ruleset's cut sizes (MP-SE-1 pod cuts for
+    checkin_step: round 1 waits for Close check-in (issue 20, items 4 and 5; the New
+    event page sets it, ``services.checkin``). top_cut_size: 0 or one of the ruleset's cut sizes (MP-SE-1 pod cuts for
     ``mtg-multiplayer``, powers of two otherwise); structure: one the ruleset runs.
     Raises InvalidInput for an empty name, an unknown ruleset, a structure the ruleset
     does not run or a bad top-cut size.
     """
     if not name.strip():
         raise InvalidInput(gettext("The event needs a name."))
+    name = clean_name(name, gettext("Name"))  # issue 21 item 3 (tournaments.text)
+    location = clean_name(location, gettext("Location"), required=False)
     try:
         get_ruleset(ruleset)
     except KeyError as e:
         raise InvalidInput(str(e.args[0])) from None
     _check_structure(ruleset, structure, top_cut_size)
+    own = division_structure or {}
+    for size in {cut for _, cut in own.values()}:
+        if problem := get_ruleset(ruleset).cut_problem(size):
+            raise InvalidInput(shown(problem))
     event = event_insert(
         slug=slug,
-        name=name.strip(),
+        name=name,
         ruleset=ruleset,
         structure=structure,
         swiss_rounds=swiss_rounds,
@@ -139,14 +170,24 @@ def event_create(
         planned_round_seconds=planned_round_seconds,
         planned_break_seconds=planned_break_seconds,
         planned_tables=planned_tables,
+        listing=listing,
+        checkin_step=checkin_step,
     )
     keys = divisions or {DivisionCode.OPEN: "open"}
     for code in keys:
-        Division.objects.create(event=event, code=code)
+        rounds, cut = own.get(code, (swiss_rounds, top_cut_size))
+        Division.objects.create(
+            event=event,
+            code=code,
+            swiss_rounds=rounds if rounds != swiss_rounds else None,
+            top_cut_size=cut if cut != top_cut_size else None,
+        )
     set_swiss_groups(event, keys)
     if getattr(by, "is_authenticated", False):
         EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
     audit_log(event=event, by=by, action="event.create", obj=event, new={"name": event.name})
+    if carry_staff:
+        staff_carry_over(event=event, by=by)
     return event
 
 

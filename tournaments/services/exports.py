@@ -1,4 +1,8 @@
-"""Writing an event as event JSON v1 (a full backup, INTERFACES.md)."""
+"""Writing an event as event JSON v1 (INTERFACES.md): the portable file, not a backup.
+
+It holds players, rounds and results, which ``import_event`` continues under a new slug;
+the audit trail, penalties, staff, self-reports, private links and slug are not in it.
+The backup is the archive (``export_event --archive``, ``services.archive``)."""
 
 from __future__ import annotations
 
@@ -81,8 +85,9 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
 
 
 def event_export(event: Event) -> dict[str, Any]:
-    """The event as an event JSON v1 document (a dict ready for ``json.dump``): a full
-    backup at any round, which ``import_event`` continues (INTERFACES.md). ``divisions``
+    """The event as an event JSON v1 document (a dict ready for ``json.dump``): the
+    portable file at any round, which ``import_event`` continues (INTERFACES.md) — not a
+    backup (module docstring; ``services.archive.event_archive`` is). ``divisions``
     always holds each division's planned structure (``group``; ``pod``, its older
     spelling, for older readers; ``swiss_rounds`` of Day 1, ``day2_rounds``, ``top_cut``,
     ``flights``), ``structure`` the S-1 structure, players their ``flight``;

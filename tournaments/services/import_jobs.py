@@ -31,7 +31,6 @@ can "Try again" (:func:`import_job_retry`).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -50,6 +49,7 @@ from ..formats.event_json import FORMAT as EVENT_JSON_FORMAT
 from ..formats.event_json import parse_event_json
 from ..formats.eventdata import EventData
 from ..formats.melee import melee_to_event_data
+from ..formats.plain import decode_json
 from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
 from ..formats.wer import parse_wer
@@ -57,7 +57,7 @@ from ..messages import deferred, gettext, stored
 from ..models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
 from ..outages import BROKER_ERRORS, broker_outage
 from .imports import event_import, file_too_large
-from .runs import LAST_SIGN, lease_heartbeat, lease_lost
+from .runs import LAST_SIGN, lease_heartbeat, lease_lost, row_lease_lost
 
 logger = logging.getLogger(__name__)
 
@@ -77,20 +77,9 @@ UNEXPECTED = gettext_noop("The import failed because of an unexpected error; it 
 
 
 def _json(content: bytes) -> Any:
-    """The decoded JSON document; FileRefused saying why it cannot be read."""
-    try:
-        return json.loads(content)
-    except json.JSONDecodeError as e:
-        raise FileRefused(
-            gettext("not JSON (line %(lineno)s, column %(colno)s): %(msg)s")
-            % {"lineno": e.lineno, "colno": e.colno, "msg": e.msg}
-        ) from None
-    except UnicodeDecodeError as e:
-        raise FileRefused(gettext("not UTF-8 text (byte %(start)s)") % {"start": e.start}) from None
-    except RecursionError:
-        raise FileRefused(gettext("not JSON we can read: nested too deeply")) from None
-    except ValueError as e:  # an integer of thousands of digits
-        raise FileRefused(gettext("not JSON we can read: %(e)s") % {"e": e}) from None
+    """The decoded JSON document; FileRefused saying why it cannot be read (a key given
+    twice in one object included, ``formats.plain.decode_json``)."""
+    return decode_json(content)
 
 
 # One reader per format: the file's bytes to EventData, raising FileRefused (INTERFACES.md;
@@ -340,19 +329,29 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
 
 
 def import_job_retry(*, job: ImportJob, by: Any) -> ImportJob:
-    """Queue a job failed because its worker stopped again (its file was kept), for the
-    user who uploaded it; the task is sent after commit. Returns the job, refreshed.
+    """Queue a job failed because its worker stopped again (its file was kept), or a
+    queued or running job whose lease is lost (``runs.row_lease_lost``: no worker picked
+    it up, or its worker's heartbeat stopped; issue 21, item 5 — the job page offers "Try
+    again" without waiting for the sweep), for the user who uploaded it; the task is sent
+    after commit. The same row is queued again, so there is never a second job for one
+    upload. Returns the job, refreshed.
 
-    Raises InvalidInput when the job is not failed, its file is gone (done, or refused:
-    the same file would be refused again) or ``by`` did not upload it."""
+    A queued or running job a worker still answers is returned unchanged. Raises
+    InvalidInput when its file is gone (done, or refused: the same file would be refused
+    again) or ``by`` did not upload it."""
     with transaction.atomic():
         locked = (
             ImportJob.objects.select_for_update()
-            .filter(pk=job.pk, status=FAILED, content__isnull=False, requested_by=by)
+            .filter(pk=job.pk, content__isnull=False, requested_by=by)
             .defer("content")
             .first()
         )
-        if locked is None:
+        if locked is not None and locked.status in (QUEUED, RUNNING):
+            if not row_lease_lost(locked, timezone.now()):
+                job.refresh_from_db()  # a worker answered meanwhile: nothing to do
+                return job
+            logger.warning("import job %s lost, sent again on request", locked.pk)
+        if locked is None or locked.status not in (FAILED, QUEUED, RUNNING):
             raise InvalidInput(gettext("This import cannot be tried again; upload the file again."))
         locked.status, locked.error, locked.stage = QUEUED, "", WAITING
         locked.units_done = locked.units_total = 0

@@ -52,6 +52,7 @@ from ..models import (
 )
 from ..multiplayer import allowed_cuts
 from ..procedures import groups_done
+from ..text import normalised_name
 from .audit import audit_log
 from .events import event_insert
 from .rounds import standings_refresh_on_commit
@@ -266,7 +267,10 @@ def _create_registrations(
     """The file's players and their registrations, in two bulk inserts (``BATCH`` rows
     each), keyed by the file's player id."""
     players = Player.objects.bulk_create(
-        [Player(name=p.name, player_id=p.player_id, birth_year=p.birth_year) for p in data.players],
+        [
+            Player(name=normalised_name(p.name), player_id=p.player_id, birth_year=p.birth_year)
+            for p in data.players
+        ],
         batch_size=BATCH,
     )
     regs = Registration.objects.bulk_create(
@@ -339,7 +343,7 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
         raise InvalidInput(str(e)) from None
     cut = max((d.top_cut for d in data.divisions), default=0)
     event = event_insert(
-        name=data.name,
+        name=normalised_name(data.name),  # issue 21, item 3: as the forms store names
         ruleset=data.ruleset,
         structure=data.structure or _structure(data, cut),
         swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),
@@ -348,7 +352,7 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
         third_place_playoff=data.third_place_playoff,
         day2_rounds=data.day2_rounds,
         date=data.date,
-        location=data.location,
+        location=normalised_name(data.location),
         options=data.options,
         source=data.source,
         sanction_id=data.sanction_id,

@@ -25,6 +25,7 @@ from ..errors import InvalidInput
 from ..formats.player_sheet import normalise, sheet_parse, year_of
 from ..models import Division, DivisionCode, Event, Registration
 from ..seasons import event_season
+from ..text import TextRefused, clean_name
 from .registration_batch import NewPlayer, players_register
 
 #: Earliest birth year taken; the latest is the current year.
@@ -97,6 +98,18 @@ def _division_of_cell(cell: str, divisions: dict[str, Division]) -> Division | N
     return None
 
 
+def _sheet_name(cell: str) -> tuple[str, str]:
+    """A row's name as the text rule for names cleans it (``tournaments.text``, issue 21
+    item 3) and ``""``; or the cell as read and the problem ("Name: contains the control
+    character U+001B, which a name cannot hold.")."""
+    if not cell:
+        return cell, ""
+    try:
+        return clean_name(cell, gettext("Name")), ""
+    except TextRefused as e:
+        return cell, f"{e}."
+
+
 def _registered(event: Event) -> tuple[Counter[str], set[str]]:
     """Names (case-folded, counted) and player ids already registered in the event. One
     query."""
@@ -125,20 +138,23 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
     last_year = (today or dt.date.today()).year
     registered_names, registered_ids = _registered(event)
     ids = Counter(r.player_id for r in sheet.rows if r.player_id)
+    names = [_sheet_name(r.name) for r in sheet.rows]
     lines_of: dict[str, list[int]] = {}
-    for r in sheet.rows:
-        lines_of.setdefault(r.name.casefold(), []).append(r.line)
+    for r, (name, _) in zip(sheet.rows, names, strict=True):
+        lines_of.setdefault(name.casefold(), []).append(r.line)
     known = ", ".join(d.get_code_display() for d in divisions.values())
     rows = []
-    for r in sheet.rows:
+    for r, (name, name_refused) in zip(sheet.rows, names, strict=True):
         problems: list[str] = []
         duplicates: list[str] = []
         notes: list[str] = []
         if r.turned:
-            notes.append(f"Written “{r.cells[sheet.columns.get('name', 0)]}”: saved as {r.name}.")
+            notes.append(f"Written “{r.cells[sheet.columns.get('name', 0)]}”: saved as {name}.")
         if not r.name:
             problems.append("No name.")
-        elif len(r.name) > NAME_MAX:
+        elif name_refused:
+            problems.append(name_refused)
+        elif len(name) > NAME_MAX:
             problems.append(f"The name is longer than {NAME_MAX} characters.")
         if r.extra:
             problems.append(
@@ -163,17 +179,17 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
             problems.append(f"Birth year {year} is out of range ({FIRST_BIRTH_YEAR}–{last_year}).")
             year = None
         division = _row_division(r.division, year, divisions, season, known, problems, notes)
-        if r.name:
-            key = r.name.casefold()
+        if name and not name_refused:
+            key = name.casefold()
             if registered_names[key]:
-                duplicates.append(f"{r.name} is already registered.")
+                duplicates.append(f"{name} is already registered.")
             others = [str(n) for n in lines_of[key] if n != r.line]
             if others:
-                duplicates.append(f"{r.name} is also on line {', '.join(others)}.")
+                duplicates.append(f"{name} is also on line {', '.join(others)}.")
         rows.append(
             PreviewRow(
                 line=r.line,
-                name=r.name,
+                name=name,
                 player_id=r.player_id,
                 birth_year=year,
                 birth_year_text=r.birth_year,

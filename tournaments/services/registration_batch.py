@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count
@@ -37,6 +37,7 @@ from ..models import (
     match_kind,
 )
 from ..procedures import standalone_bracket
+from ..text import clean_name
 from .audit import actor_fields
 from .rounds import round_discard
 
@@ -73,7 +74,12 @@ def players_register(
     (P-LATE-1, I-5), refused after round 2 of a Championship Points event unless
     ``override``; True/False: as given, no losses. Returns the registrations in the
     order of ``entries``. Raises InvalidInput, naming the pasted line where there is one.
+
+    Names go through the one text rule for names (``tournaments.text.clean_name``, issue
+    21 item 3) and are saved normalised; a refused name raises ``TextRefused`` (an
+    InvalidInput) naming the line ("Line 3, name: …") or the field ("Name: …").
     """
+    entries = [replace(e, name=clean_name(e.name, _name_field(e))) for e in entries]
     # The event row serialises registrations: generated ids and flight sizes are counted
     # from what is already saved.
     Event.objects.select_for_update().only("pk").get(pk=event.pk)
@@ -94,6 +100,13 @@ def players_register(
         _late_entry_losses(regs, behind)
     _audit_added(event, regs, [draw for _, draw in draws], by)
     return regs
+
+
+def _name_field(entry: NewPlayer) -> str:
+    """How a message names the player's name: its pasted line, else the form's field."""
+    if entry.line:
+        return gettext("Line %(line)s, name") % {"line": entry.line}
+    return gettext("Name")
 
 
 def _insert(

@@ -13,10 +13,12 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..ages import division_for
-from ..errors import InvalidInput
+from ..errors import DivisionUnconfirmed, InvalidInput
+from ..formats.player_sheet import turn_name
 from ..groups import swiss_group
 from ..models import (
     Division,
+    DivisionCode,
     Event,
     EventStatus,
     Match,
@@ -27,9 +29,13 @@ from ..models import (
     Round,
 )
 from ..seasons import event_season
+from ..text import clean_name
 from .audit import audit_log
 from .registration_batch import UNDER_WAY, NewPlayer, players_register
 from .rounds import round_complete_if_reported
+
+#: What a pasted line may hold around its cells: spaces, tabs and line breaks.
+SEPARATORS = " \t\r\n"
 
 
 @dataclass(frozen=True)
@@ -42,13 +48,18 @@ class PlayerLine:
 
 
 def parse_player_lines(text: str) -> list[PlayerLine]:
-    """Parse pasted CSV lines ``name,player id,birth year`` (id and year optional).
+    """Parse pasted CSV lines ``name,player id,birth year`` (id and year optional); text
+    with a tab is read as tab-separated (a spreadsheet copied to the clipboard).
 
+    A tab or a line break is a separator, never part of a cell; every other control
+    character stays in its cell, for the text rule to refuse (issue 21, item 3).
     Raises InvalidInput naming the first bad line (1-based); returns nothing partial.
     """
     lines: list[PlayerLine] = []
-    for n, row in enumerate(csv.reader(io.StringIO(text.strip())), start=1):
-        cells = [c.strip() for c in row]
+    delimiter = "\t" if "\t" in text else ","
+    rows = csv.reader(io.StringIO(text.strip(SEPARATORS)), delimiter=delimiter)
+    for n, row in enumerate(rows, start=1):
+        cells = [c.strip(SEPARATORS) for c in row]
         if not any(cells):
             continue
         if len(cells) > 3 or not cells[0]:
@@ -79,6 +90,50 @@ def _default_division(event: Event) -> Division:
     return division
 
 
+def _age_divisions(event: Event) -> dict[str, Division]:
+    """The event's divisions by code when its ruleset has age divisions and it has more
+    than one (P-AGE-1, P-AGE-6); else empty: the birth year chooses nothing."""
+    if not event.rules.features.age_divisions:
+        return {}
+    divisions = {d.code: d for d in event.divisions.all()}
+    return divisions if len(divisions) > 1 else {}
+
+
+def division_mismatch(event: Event, birth_year: int | None, division: Division) -> str:
+    """Issue 20 item 3 (P-AGE-1): ``""`` when ``division`` is the one ``birth_year`` gives
+    by the season's cut-offs (``seasons.event_season``), or there is nothing to compare
+    (no birth year, no age divisions); else the question staff confirm, e.g. "Born 1993:
+    Masters by the season's cut-offs. Put in Junior anyway?"."""
+    if birth_year is None or not _age_divisions(event):
+        return ""
+    code = division_for(birth_year, event_season(event))
+    if code == division.code:
+        return ""
+    names = dict(DivisionCode.choices)
+    return gettext(
+        "Born %(year)s: %(by_year)s by the season's cut-offs. Put in %(division)s anyway?"
+    ) % {"year": birth_year, "by_year": names[code], "division": names[division.code]}
+
+
+def division_of_birth_year(event: Event, birth_year: int | None) -> Division:
+    """The division a player added without one joins (issue 20 item 3): the one of their
+    birth year by the season's cut-offs (P-AGE-1) in an event with age divisions, else
+    the event's only (or first) division. Raises InvalidInput when the birth year is
+    missing but needed, or gives a division the event does not have."""
+    divisions = _age_divisions(event)
+    if not divisions:
+        return _default_division(event)
+    if birth_year is None:
+        raise InvalidInput(gettext("Give the birth year or choose the division."))
+    code = division_for(birth_year, event_season(event))
+    if code not in divisions:
+        raise InvalidInput(
+            gettext("Born %(year)s is %(title)s, not a division of this event.")
+            % {"year": birth_year, "title": dict(DivisionCode.choices)[code]}
+        )
+    return divisions[code]
+
+
 @transaction.atomic
 def registration_add(
     *,
@@ -91,19 +146,32 @@ def registration_add(
     external_id: str | None = None,
     late: bool | None = None,
     override_late_entry: bool = False,
+    confirm_division: bool = False,
 ) -> Registration:
     """Register one player. After a Swiss round of their pairing group has started the player is
     late: flagged tardy and given a loss for every started round (P-LATE-1, I-5); in a
     flighted division they join the smaller flight (P-FL-4). See ``players_register``.
 
-    Raises InvalidInput for an empty name, a player id already registered, or a late
-    entry after round 2 of an event that awards Championship Points without
-    ``override_late_entry`` (P-LATE-1).
+    Issue 20 item 3: a name written "Last, First" is turned round as a pasted sheet's is
+    (``formats.player_sheet.turn_name``); without ``division`` the birth year chooses it
+    by the season's cut-offs (``division_of_birth_year``, P-AGE-1); a ``division`` the
+    birth year does not give needs ``confirm_division``.
+
+    Raises InvalidInput for an empty name, a missing birth year where it chooses the
+    division, a player id already registered, or a late entry after round 2 of an event
+    that awards Championship Points without ``override_late_entry`` (P-LATE-1);
+    DivisionUnconfirmed (an InvalidInput) for an unconfirmed division against the birth
+    year. Nothing is saved when it raises.
     """
-    name = name.strip()
+    if name.strip():  # issue 21 item 3: the text rule sees the name as typed
+        name = clean_name(name, gettext("Name"))
+    name = " ".join(turn_name(name.strip())[0].split())
     if not name:
         raise InvalidInput(gettext("The player needs a name."))
-    division = division or _default_division(event)
+    if division is None:
+        division = division_of_birth_year(event, birth_year)
+    elif not confirm_division and (question := division_mismatch(event, birth_year, division)):
+        raise DivisionUnconfirmed(question)
     entry = NewPlayer(name, player_id, birth_year, division, external_id=external_id)
     (reg,) = players_register(
         event=event, entries=[entry], by=by, late=late, override=override_late_entry
@@ -273,18 +341,30 @@ def registration_reinstate(
 
 @transaction.atomic
 def registration_set_division(
-    *, registration: Registration, division: Division, by: Any, reason: str = ""
+    *,
+    registration: Registration,
+    division: Division,
+    by: Any,
+    reason: str = "",
+    confirm: bool = False,
 ) -> Registration:
     """Move a player to another age division of the event, overriding the division of
     their birth year (P-AGE-1). Allowed only before round 1 is paired: the divisions fix
-    the pairing groups and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise."""
+    the pairing groups and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise,
+    and DivisionUnconfirmed (an InvalidInput) for a move against the player's birth year
+    by the season's cut-offs without ``confirm`` (issue 20 item 3)."""
     reg = (
-        Registration.objects.select_for_update().select_related("division").get(pk=registration.pk)
+        Registration.objects.select_for_update()
+        .select_related("division", "player", "event")
+        .get(pk=registration.pk)
     )
     if division.event_id != reg.event_id:
         raise InvalidInput(gettext("That division belongs to another event."))
     if Round.objects.filter(event_id=reg.event_id).exists():
         raise InvalidInput(gettext("Divisions are fixed once round 1 is paired."))
+    question = division_mismatch(reg.event, reg.player.birth_year, division)
+    if question and division.pk != reg.division_id and not confirm:
+        raise DivisionUnconfirmed(question)
     old = reg.division.code
     reg.division = division
     reg.save(update_fields=["division"])

@@ -12,6 +12,11 @@ the table to the staff's disputes queue. A player may change their report until 
 agrees. A staff entry always overrides the reports and the override is logged
 (``results.slip_enter``). The match row is the lock: reports of one table are applied
 one after the other. What differs between the formats is a ``ResultFormat``.
+
+Issue 21, item 1: a report sent from a browser that had already reported for another
+player of the same table (one phone holding both links) is kept but never recorded: the
+table becomes a dispute for staff (``SelfReport.one_browser``, state ``one-browser``),
+and such a browser cannot drop that player's opponents (``registration_self_drop``).
 """
 
 from __future__ import annotations
@@ -32,10 +37,12 @@ from ..models import (
     SelfReportMode,
 )
 from .audit import audit_log
+from .registrations import registration_drop
 from .result_types import Result, ResultFormat, as_result, result_format, seats_of
 from .results import locked_match, slip_enter
 
 WAITING, HELD, DISPUTED, RECORDED = "waiting", "held", "disputed", "recorded"
+ONE_BROWSER = "one-browser"  # a dispute: one browser reported for two players (issue 21)
 
 
 def check_can_report(m: Match, registration: Registration) -> None:
@@ -65,9 +72,12 @@ def agreed_report(seats: list[MatchSeat], reports: list[SelfReport]) -> SelfRepo
 
 def report_state(m: Match, seats: list[MatchSeat], reports: list[SelfReport]) -> str:
     """``recorded``, ``waiting`` (someone has not reported and those who did agree on who
-    won), ``held`` (everyone agrees, not recorded yet) or ``disputed``."""
+    won), ``held`` (everyone agrees, not recorded yet), ``disputed``, or ``one-browser``
+    (a dispute: one browser reported for two players of the table, issue 21)."""
     if m.reported:
         return RECORDED
+    if any(r.one_browser for r in reports):
+        return ONE_BROWSER
     if len(reports) < len(seats):
         return DISPUTED if len({(r.outcome, r.winner_id) for r in reports}) > 1 else WAITING
     return HELD if agreed_report(seats, reports) else DISPUTED
@@ -80,8 +90,11 @@ def _save_report(
     seat: MatchSeat,
     mine: SelfReport | None,
     wanted: Result,
+    browser: str = "",
+    shared: bool = False,
 ) -> SelfReport:
-    """Create or change the player's report and audit it (old and new value)."""
+    """Create or change the player's report and audit it (old and new value); keep the
+    sending browser and, once set, the ``one_browser`` mark."""
     reg = seat.registration
     old = fmt.report_json(fmt.report_value(mine, seat), seats, reg) if mine else None
     if mine is None:
@@ -89,6 +102,8 @@ def _save_report(
     else:
         mine.changes += 1
     fmt.keep_report(mine, seats, seat, wanted)
+    mine.browser = browser or mine.browser
+    mine.one_browser = mine.one_browser or shared
     mine.save()
     audit_log(
         event=m.round.event,
@@ -112,9 +127,11 @@ def report_submit(
     winner: Registration | None = None,
     games: Sequence[int] | None = None,
     conceded: Iterable[int] = (),
+    browser: str = "",
 ) -> str:
     """The player ``registration`` reports the result of their table; they are the acting
-    person (``by``).
+    person (``by``). ``browser``: the id of the sending browser (``tournaments.browsers``;
+    "" when unknown).
 
     result: a :class:`Result`, or its parts as keywords. A match: ``win`` with the
     winner, ``draw`` or ``double-loss``; under best-of-3 rulesets the game record in seat
@@ -123,8 +140,11 @@ def report_submit(
     winner) with ``conceded`` holding the player's own id when they conceded (MP-PTS-1).
 
     Returns the table's state afterwards: ``waiting`` (for the others), ``held`` (agreed,
-    waiting for a staff click), ``disputed`` or ``recorded``. Sending the same report
-    again changes nothing. Raises InvalidInput (self-reporting off, not seated,
+    waiting for a staff click), ``disputed``, ``one-browser`` or ``recorded``. Sending
+    the same report again changes nothing. Issue 21: when ``browser`` already reported
+    for another player of the table, the report is kept with ``one_browser`` set and the
+    table becomes a dispute for staff (``one-browser``) whatever the reports say; it is
+    never recorded from the reports. Raises InvalidInput (self-reporting off, not seated,
     impossible result), RoundStateError (round not in progress), ResultConflict (the
     table is already recorded otherwise, or everyone confirmed the report).
     """
@@ -142,12 +162,16 @@ def report_submit(
         raise ResultConflict(message, current=text)
     reports = list(m.reports.select_related("registration", "winner__player"))
     mine = next((r for r in reports if r.registration_id == registration.pk), None)
-    if mine and fmt.report_value(mine, seat) == wanted:
+    shared = bool(browser) and any(
+        r.browser == browser and r.registration_id != registration.pk for r in reports
+    )
+    unchanged = mine is not None and fmt.report_value(mine, seat) == wanted
+    if mine is not None and unchanged and (mine.one_browser or not shared):
         return report_state(m, seats, reports)
-    if mine and agreed_report(seats, reports):
+    if mine and not unchanged and agreed_report(seats, reports):
         message, text = fmt.confirmed_conflict(seats, mine, m.round.event.rules.draw_word or "draw")
         raise ResultConflict(message, current=text)
-    mine = _save_report(m, fmt, seats, seat, mine, wanted)
+    mine = _save_report(m, fmt, seats, seat, mine, wanted, browser, shared)
     reports = [r for r in reports if r.registration_id != registration.pk] + [mine]
     return _after_report(m, fmt, seats, reports, registration)
 
@@ -162,6 +186,15 @@ def _after_report(
     """Accept, hold or dispute once the reports are in (or wait for the others)."""
     state = report_state(m, seats, reports)
     rnd = m.round
+    if state == ONE_BROWSER and reports[-1].one_browser:
+        audit_log(
+            event=rnd.event,
+            by=reg,
+            action="report.dispute",
+            obj=m,
+            round_number=rnd.number,
+            reason="Both reports came from one phone (one browser reported for two players).",
+        )
     if state == DISPUTED:
         audit_log(event=rnd.event, by=reg, action="report.dispute", obj=m, round_number=rnd.number)
     if state != HELD:
@@ -178,13 +211,17 @@ def _after_report(
 def report_accept(*, match: Match, by: Any) -> Match:
     """A staff click records the result every player of the table reported (the ``hold``
     setting); in a pod the players who said they conceded share no draw (MP-PTS-1). A
-    second click changes nothing. Raises InvalidInput unless all reports agree."""
+    second click changes nothing. Raises InvalidInput unless all reports agree, and for
+    a table one browser reported for (issue 21: staff decide it with a reason)."""
     m = locked_match(match)
     if m.reported:
         return m
     seats = seats_of(m)
     fmt = result_format(seats)
-    agreed = agreed_report(seats, list(m.reports.select_related("winner")))
+    reports = list(m.reports.select_related("winner"))
+    if any(r.one_browser for r in reports):
+        raise InvalidInput(_one_browser_refusal())
+    agreed = agreed_report(seats, reports)
     if agreed is None:
         raise InvalidInput(fmt.not_agreed(m))
     return slip_enter(
@@ -220,3 +257,46 @@ def dispute_resolve(
         )
     wanted = as_result(result, outcome, winner, games, conceded)
     return slip_enter(match=match, result=wanted, version=version, reason=reason, by=by)
+
+
+def _one_browser_refusal() -> str:
+    """Why staff cannot accept a table one browser reported for (issue 21)."""
+    return gettext(
+        "Both reports came from one phone: decide the result at the table and record it "
+        "with a reason."
+    )
+
+
+def browser_acted_against(registration: Registration, browser: str) -> bool:
+    """Whether ``browser`` (an id from ``tournaments.browsers``) sent a self-report for a
+    player who sat at a table with ``registration`` in any round of the event: it acted
+    as one of their opponents (issue 21). "" matches nothing. 1 query."""
+    if not browser:
+        return False
+    return (
+        SelfReport.objects.filter(browser=browser, match__seats__registration=registration)
+        .exclude(registration=registration)
+        .exists()
+    )
+
+
+@transaction.atomic
+def registration_self_drop(*, registration: Registration, browser: str = "") -> Registration:
+    """The player drops themselves on their private link (P-SW-6), acting as ``by``;
+    ``browser``: the sending browser's id. Refused (InvalidInput, nothing changes) when
+    that browser reported for one of the player's opponents (issue 21, item 1: whoever
+    holds both links of a table cannot drop the other player; the player sees the staff,
+    who can drop them or undo a drop, ``registration_reinstate``). Otherwise as
+    ``registration_drop``; returns the dropped registration."""
+    if browser_acted_against(registration, browser):
+        raise InvalidInput(
+            gettext(
+                "This phone already reported for your opponent, so it cannot drop you. "
+                "Please see the staff to drop."
+            )
+        )
+    return registration_drop(
+        registration=registration,
+        by=registration,
+        reason="Dropped themselves on their private link.",
+    )

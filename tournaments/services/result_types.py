@@ -27,6 +27,7 @@ from standings.engine.games import GameRecordError
 from ..errors import InvalidInput
 from ..models import Match, MatchSeat, Outcome, Registration, SelfReport
 from ..multiplayer import points_per_win
+from ..selectors.names import registration_name, seat_name
 
 SLIP_OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.DOUBLE_LOSS)
 ELIMINATION = ("top-cut", "single-elimination")
@@ -117,7 +118,7 @@ def match_result_text(match: Match) -> str:
     ("Ash wins 2-1-0")."""
     games = f" {'-'.join(map(str, match.games))}" if match.games else ""
     if match.outcome == Outcome.WIN and match.winner is not None:
-        return _("%(name)s wins") % {"name": match.winner.player.name} + games
+        return _("%(name)s wins") % {"name": registration_name(match.winner)} + games
     if match.outcome == Outcome.DRAW:
         return gettext(match.round.event.rules.draw_word or "Draw").lower() + games
     return Outcome(match.outcome).label.lower()
@@ -431,7 +432,7 @@ class HeadToHead(ResultFormat):
     ) -> tuple[str, str]:
         score = f" {games_text(mine.games)}" if mine.games else ""
         if mine.winner is not None:
-            said = f"{mine.winner.player.name} wins{score}"
+            said = f"{registration_name(mine.winner)} wins{score}"
         else:
             said = (draw_word.lower() if mine.outcome == "draw" else "double loss") + score
         return (
@@ -491,7 +492,7 @@ class Pod(ResultFormat):
         return Result(m.outcome, m.winner_id, None, conceded)
 
     def _describe(self, value: Result, seats: list[MatchSeat]) -> str:
-        names = {s.registration_id: s.registration.player.name for s in seats}
+        names = {s.registration_id: seat_name(s) for s in seats}
         conceded = [names[s.registration_id] for s in seats if s.registration_id in value.conceded]
         return pod_result_text(value.outcome, names.get(value.winner_id or 0), conceded)
 

@@ -16,13 +16,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from ..errors import RecordLocked, ResultConflict, RoundStateError
-from ..models import Match, MatchSeat, Registration, Round, RoundStatus
+from ..errors import AgreedResultOverride, RecordLocked, ResultConflict, RoundStateError
+from ..models import Match, MatchSeat, Outcome, Registration, Round, RoundStatus
 from .audit import audit_log
 from .result_types import (
+    POD,
     Result,
     ResultFormat,
     as_result,
+    games_text,
     match_result_text,
     result_format,
     result_json,
@@ -31,6 +33,7 @@ from .result_types import (
 from .rounds import round_complete_if_reported, standings_refresh_on_commit
 
 __all__ = [
+    "check_agreed_override",
     "correction_window_open",
     "locked_match",
     "locked_message",
@@ -87,6 +90,60 @@ def _log_overrides(m: Match, fmt: ResultFormat, by: Any, reason: str) -> None:
     )
 
 
+def _agreed_text(m: Match, seats: list[MatchSeat], agreed: Result) -> str:
+    """The players' agreed result in words: "Ash wins 2-1-0", "tie", "double loss", a
+    pod's "draw (Brock conceded)"."""
+    names = {s.registration_id: s.registration.player.name for s in seats}
+    if agreed.outcome == Outcome.WIN and agreed.winner_id in names:
+        text = gettext("%(name)s wins") % {"name": names[agreed.winner_id]}
+    elif agreed.outcome == Outcome.DRAW:
+        text = gettext(m.round.event.rules.draw_word or "Draw").lower()
+        conceded = sorted(names[i] for i in agreed.conceded if i in names)
+        if conceded:
+            text += " " + gettext("(%(names)s conceded)") % {"names": ", ".join(conceded)}
+    else:
+        text = Outcome(agreed.outcome).label.lower()
+    return f"{text} {games_text(agreed.games)}" if agreed.games else text
+
+
+def _same_result(a: Result, b: Result) -> bool:
+    """Two results say the same (games compared when both have them)."""
+    if (a.outcome, a.winner_id, a.conceded) != (b.outcome, b.winner_id, b.conceded):
+        return False
+    return a.games is None or b.games is None or tuple(a.games) == tuple(b.games)
+
+
+def check_agreed_override(
+    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Any, reason: str
+) -> None:
+    """Issue 20 item 3: a staff entry (``by`` not a Registration) that differs from the
+    result *every* seated player reported — recorded already or held for a staff click —
+    needs a reason. Raises AgreedResultOverride (the agreed result in words) when
+    ``reason`` is blank; otherwise returns and ``_log_overrides`` audits the reason.
+    Players' partial or disagreeing reports, or reports one browser sent for two
+    players (issue 21), need nothing (a dispute is decided with a reason anyway,
+    ``dispute_resolve``)."""
+    if isinstance(by, Registration) or reason.strip():
+        return
+    reports = list(m.reports.all())
+    if not reports or len(reports) < len(seats):
+        return
+    if any(getattr(r, "one_browser", False) for r in reports):
+        return  # one phone reported for both (issue 21): no real agreement to protect
+    if not all(r.same_result(reports[0]) for r in reports):
+        return
+    agreed = fmt.agreed_result(seats, reports[0])
+    if _same_result(agreed, new):
+        return
+    text = _agreed_text(m, seats, agreed)
+    message = (
+        gettext("Every player of the pod reported %(result)s: overriding it needs a reason.")
+        if fmt is POD
+        else gettext("Both players reported %(result)s: overriding it needs a reason.")
+    )
+    raise AgreedResultOverride(message % {"result": text}, agreed=text)
+
+
 def _record(
     m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Any, reason: str
 ) -> None:
@@ -137,7 +194,9 @@ def slip_enter(
     by: a staff user, or the Registration of a player whose report just made everyone
     agree. The match row is locked for the whole transaction.
     Raises RoundStateError before the round started, RecordLocked outside the P-POST-4
-    window, InvalidInput for an impossible result. Writes a ``result.enter`` or
+    window, InvalidInput for an impossible result, AgreedResultOverride when a staff
+    entry differs from the result every player reported and ``reason`` is blank (issue
+    20). Writes a ``result.enter`` or
     ``result.correct`` audit row, plus ``report.override`` when a staff entry differs
     from a player's own report; the round completes (standings queued on commit) with
     its last result.
@@ -160,6 +219,7 @@ def slip_enter(
         )
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))
+    check_agreed_override(m, fmt, seats, new, by, reason)
     _record(m, fmt, seats, new, by, reason)
     _log_overrides(m, fmt, by, reason)
     round_complete_if_reported(rnd, by=by)

@@ -27,6 +27,7 @@ from ..models import (
 from ..public_pages import public_pages_changed
 from .audit import audit_log
 from .runs import run_request
+from .tables import round_first_table
 
 Table = tuple[int | None, Sequence[Registration], str]
 
@@ -55,6 +56,10 @@ def round_create(
     unavoidable rematch, a bye moved up, unproven optimality), stored in ``Round.notes``
     and the audit row. The database refuses a player seated twice.
     """
+    # issue 20 item 7: numbered from the group's first table, after other groups' tables
+    last = max((t or 0 for t, regs, _ in tables if len(regs) > 1), default=0)
+    first, table_note = round_first_table(group, last)
+    notes = [*notes, table_note] if table_note else list(notes)
     rnd = Round.objects.create(
         event=event, group=group, phase=phase, number=number, seed=seed, notes=list(notes)
     )
@@ -67,7 +72,7 @@ def round_create(
     matches = Match.objects.bulk_create(
         Match(
             round_id=rnd.pk,
-            table=table if len(regs) > 1 else None,
+            table=table + first - 1 if len(regs) > 1 and table is not None else None,
             kind=match_kind(
                 phase, Outcome.BYE if len(regs) == 1 else "", third_place=i == third_place
             ),

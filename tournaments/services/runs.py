@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -58,6 +59,12 @@ LEASE = dt.timedelta(seconds=30)
 SEND_GRACE = dt.timedelta(seconds=10)
 START_GRACE = dt.timedelta(seconds=60)
 MAX_ATTEMPTS = 2  # starts by a worker before a run whose worker keeps dying is failed
+# Staff pages say a worker has not answered (issue 21, item 5) once a sent row waited this
+# long to be picked up, or a held row's heartbeat is this old (two beats missed); "Try
+# again" comes once the lease is lost (``lease_lost``). Judged in the web request, so it
+# shows even when no worker is left to run the sweep.
+NO_PICKUP_AFTER = SEND_GRACE
+NO_HEARTBEAT_AFTER = dt.timedelta(seconds=2 * HEARTBEAT_EVERY)
 # Someone pressed a button and watches the run: tell them at once instead of leaving it
 # queued (the sweep cannot run while the broker is down either).
 FAIL_WHEN_UNSENT = (BackgroundRun.Kind.PAIRING,)
@@ -101,11 +108,19 @@ def run_send(run_id: int, task: str) -> bool:
     return True
 
 
-def run_active(event_id: int, kind: str, group: str = "") -> BackgroundRun | None:
+def run_active(
+    event_id: int, kind: str, group: str = "", *, recover_lost: bool = False
+) -> BackgroundRun | None:
     """The queued or running run of (event, kind, pairing group key), locked until the transaction
     ends, or None. A run that waited longer than ``ABANDONED_AFTER`` is marked failed
     and not returned, unless a worker holding it still beats (``LEASE``). Call inside a
-    transaction."""
+    transaction.
+
+    ``recover_lost`` (a staff member's "Try again", issue 21, item 5): a run whose lease
+    is lost (:func:`row_lease_lost`) is recovered here as :func:`runs_sweep` would — sent
+    again and returned with a note, or, its worker lost ``MAX_ATTEMPTS`` times, failed
+    and not returned — so the request works without the sweep (beat runs it on a worker)
+    and never makes a second active run (``run_one_active``)."""
     run = (
         BackgroundRun.objects.select_for_update(of=("self",))
         .select_related("requested_by")
@@ -118,6 +133,11 @@ def run_active(event_id: int, kind: str, group: str = "") -> BackgroundRun | Non
         run.finished_at = timezone.now()
         run.save(update_fields=["status", "error", "finished_at"])
         return None
+    if run is not None and recover_lost and row_lease_lost(run, now):
+        logger.warning("background run %s lost, recovered on request", run.pk)
+        if _recover(run, now) == "failed":
+            return None
+        live.changed(run.event_id)
     return run
 
 
@@ -130,6 +150,7 @@ def run_request(
     by: Any = None,
     again_if_running: bool = False,
     round_number: int | None = None,
+    recover_lost: bool = False,
 ) -> tuple[BackgroundRun, bool]:
     """A queued run of (event, kind, pairing group key) whose Celery task ``task`` (by name, given the
     run id) is sent after commit (:func:`task_on_commit`); or the run already queued or
@@ -140,12 +161,13 @@ def run_request(
     ``requested_again`` (it read its data before this transaction's changes, so
     :func:`run_finish` queues a follow-up run); a queued run reads them anyway. Race-safe:
     the loser of two simultaneous requests hits ``run_one_active`` inside a savepoint and
-    takes the winner's run.
+    takes the winner's run. ``recover_lost`` (a "Try again"): a run whose lease is lost is
+    sent again, or failed and replaced by a new run (:func:`run_active`).
     """
     user = by if getattr(by, "is_authenticated", False) else None
     with transaction.atomic():
         for attempt in range(3):
-            run = run_active(event_id, kind, group)
+            run = run_active(event_id, kind, group, recover_lost=recover_lost)
             if run is not None:
                 if again_if_running and run.status == BackgroundRunStatus.RUNNING:
                     run.requested_again = True
@@ -260,6 +282,54 @@ def lease_lost(now: dt.datetime) -> Q:
         | Q(status=QUEUED, sent_at__lt=now - START_GRACE)
         | Q(status=RUNNING, last_sign__lt=now - LEASE)
     )
+
+
+def row_lease_lost(row: Any, now: dt.datetime) -> bool:
+    """:func:`lease_lost` for one row (a BackgroundRun or an ImportJob) already read: the
+    same three cases, so the page offers "Try again" exactly when the sweep would act."""
+    if row.status == RUNNING:
+        return _last_sign(row) < now - LEASE
+    if row.status != QUEUED:
+        return False
+    if row.sent_at is None:
+        return row.created_at < now - SEND_GRACE
+    return row.sent_at < now - START_GRACE
+
+
+@dataclass(frozen=True)
+class NoAnswer:
+    """Why no worker has answered a queued or running row, for its staff page (issue 21,
+    item 5). ``reason``: ``"unsent"`` (the task queue never took it), ``"unpicked"``
+    (sent, but no worker picked it up) or ``"silent"`` (a worker took it and its
+    heartbeat stopped); ``seconds`` since the last sign; ``lost``: the lease is lost, so
+    the page offers "Try again"."""
+
+    reason: str
+    seconds: int
+    lost: bool
+
+
+def no_answer(row: Any, now: dt.datetime | None = None) -> NoAnswer | None:
+    """A :class:`NoAnswer` for ``row`` (a BackgroundRun or an ImportJob) when no worker has
+    answered it for a while at ``now`` (default: this moment), else None: unsent for
+    ``SEND_GRACE``, sent and not picked up for ``NO_PICKUP_AFTER``, or held with no
+    heartbeat for ``NO_HEARTBEAT_AFTER``. Reads only the row, so the page that shows it
+    judges in its own request, whether or not a worker or beat is alive."""
+    now = now or timezone.now()
+    if row.status == RUNNING:
+        quiet, reason = now - _last_sign(row), "silent"
+        shown = quiet > NO_HEARTBEAT_AFTER
+    elif row.status == QUEUED and row.sent_at is None:
+        quiet, reason = now - row.created_at, "unsent"
+        shown = quiet > SEND_GRACE
+    elif row.status == QUEUED:
+        quiet, reason = now - row.sent_at, "unpicked"
+        shown = quiet > NO_PICKUP_AFTER
+    else:
+        return None
+    if not shown:
+        return None
+    return NoAnswer(reason, int(quiet.total_seconds()), row_lease_lost(row, now))
 
 
 def runs_sweep() -> list[tuple[int, str]]:

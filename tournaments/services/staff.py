@@ -40,9 +40,10 @@ def _find_user(who: str) -> Any:
 def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
     """Give the account with username or e-mail ``who`` a ``role`` at ``event``.
 
-    Decision: staff need an account first (made by an administrator or the demo); an
-    unknown name or address is refused with that advice. Raises InvalidInput for an
-    unknown account or role, or a role the person already holds.
+    Someone without an account is invited by e-mail or one-time link instead
+    (``services.invites``, issue 20 item 9); an unknown username is refused with that
+    advice. Raises InvalidInput for an unknown account or role, or a role the person
+    already holds.
     """
     who = who.strip()
     if role not in StaffRole.values:
@@ -54,7 +55,8 @@ def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
     if user is None:
         raise InvalidInput(
             gettext(
-                "No account has the username or e-mail %(who)r. Ask them to get an account, then invite them again."
+                "No account has the username or e-mail %(who)r. Enter their e-mail address "
+                "to send them an invite, or leave the field empty for a link to hand over."
             )
             % {"who": who}
         )

@@ -20,6 +20,8 @@ from .. import live
 from ..forms import QUICK_SCORES
 from ..live.stream import event_name
 from ..models import EventStatus
+from ..selectors.names import registration_name
+from ..services.runs import no_answer as lease_no_answer
 
 register = template.Library()
 
@@ -28,6 +30,14 @@ register = template.Library()
 def get_item(mapping: dict[Any, Any] | None, key: Any) -> Any:
     """``mapping[key]`` or None: ``{{ reports|get_item:m.id }}``."""
     return (mapping or {}).get(key)
+
+
+@register.filter
+def shown_name(registration: Any) -> str:
+    """A registration's name as people see it, told apart from a same-name player of its
+    event ("Noah Williams #0017", ``selectors.names.registration_name``; issue 20 item 8).
+    Free when the queryset was read with ``with_shown_names``, else one query."""
+    return registration_name(registration)
 
 
 @register.filter
@@ -121,7 +131,9 @@ def live_source(
     not get through. Empty for a public page of a finished event (nothing changes any
     more). ``page`` (a staff page's own address): the whole content of ``<main>``
     refreshes itself on every staff notice, fetched as a plain page (``data-live-page``),
-    morphed into place (idiomorph) and not inherited by the forms inside it. 1 query."""
+    morphed into place (idiomorph) and not inherited by the forms inside it; not on the
+    answer to a posted form (a paste's preview), which a GET of its address would not
+    give back (issue 20: a 405 found on the organiser's day). 1 query."""
     if staff:
         url = reverse("staff:live", args=[event.slug])
         topics = [live.STAFF, live.CLOCK]
@@ -138,6 +150,9 @@ def live_source(
     if live.PUBLIC in query:
         query[live.PUBLIC] += getattr(context.get("request"), "live_ahead", 0)
     query["poll"] = settings.PUBLIC_REFRESH_SECONDS
+    request = context.get("request")
+    if page and request is not None and request.method not in ("GET", "HEAD"):
+        page = ""  # the answer to a form (a preview, errors): never refetched by GET
     if not page:
         return format_html(
             ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live',
@@ -153,3 +168,29 @@ def live_source(
         urlencode(query),
         page,
     )
+
+
+@register.filter
+def no_answer(row: Any) -> Any:
+    """Why no worker has answered a background run or import job (``services.runs.
+    NoAnswer``: reason, seconds, lost), judged now in this request, or None:
+    ``{% with silence=run|no_answer %}`` (issue 21, item 5)."""
+    return lease_no_answer(row) if row is not None else None
+
+
+# Parameters that only steer a refresh (static/js/live.js adds ``live`` to a refresh on
+# a notice, so no cache answers it with an older page): never part of a link to the page.
+REFRESH_PARAMETERS = ("live",)
+
+
+@register.filter
+def page_url(request: Any) -> str:
+    """The address of the page ``request`` shows, for a link to it (the public pages'
+    "Refresh", issue 20 item 14): its path and query without the refresh-only ``live``
+    parameter, e.g. ``/e/x/pairings/?by=name&live=public-17`` → ``/e/x/pairings/?by=name``.
+    A request without a query answers its path. Never raises."""
+    query = request.GET.copy()
+    for name in REFRESH_PARAMETERS:
+        query.pop(name, None)
+    encoded = query.urlencode()
+    return f"{request.path}?{encoded}" if encoded else request.path

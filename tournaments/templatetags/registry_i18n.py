@@ -63,6 +63,7 @@ WHY_WORDS = {
     "bye: lowest bracket without a bye, random": gettext_noop(
         "bye: lowest bracket without a bye, random"
     ),
+    "manual change": gettext_noop("manual change"),  # issue 20: a staff swap (services.undo)
 }
 WHY_PATTERNS = (
     (

@@ -5,25 +5,24 @@ from __future__ import annotations
 
 import csv
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from ..formats.spreadsheet import safe_cell
 from ..forms import AuditFilterForm
 from ..models import Event
 from ..permissions import event_staff_required
-from ..selectors.audit import AuditFilter, audit_for_staff, audit_people
-
-PAGE_ROWS = 500  # the page shows the newest rows; the CSV has them all
+from ..selectors.audit import AuditFilter, audit_for_staff, audit_page_for_staff, audit_people
+from ..selectors.names import registration_name, with_shown_names
 
 
 def _filter(request: HttpRequest, event: Event) -> tuple[AuditFilterForm, AuditFilter]:
     rounds = sorted(set(event.rounds.values_list("number", flat=True)))
-    players = [
-        (r.pk, r.player.name)
-        for r in event.registrations.select_related("player").order_by("player__name")
-    ]
+    regs = with_shown_names(event.registrations.all(), event.pk).order_by("player__name", "pk")
+    players = [(r.pk, registration_name(r)) for r in regs]  # same names told apart
     form = AuditFilterForm(request.GET, rounds=rounds, players=players, people=audit_people(event))
     if not form.is_valid():
         return form, AuditFilter()
@@ -31,19 +30,50 @@ def _filter(request: HttpRequest, event: Event) -> tuple[AuditFilterForm, AuditF
     return form, AuditFilter(data["round"], data["player"], data["person"] or "")
 
 
+def _page_number(request: HttpRequest) -> int | None:
+    """The ``page`` asked for: 1 when not given, None when it is not a whole number."""
+    value = request.GET.get("page", "").strip()
+    if not value:
+        return 1
+    return int(value) if value.isdigit() else None
+
+
+def _page_url(request: HttpRequest, number: int) -> str:
+    """``?…`` for page ``number`` of the audit page, keeping the filters."""
+    query = request.GET.copy()
+    query["page"] = str(number)
+    return f"?{query.urlencode()}"
+
+
 @require_safe
 @event_staff_required("audit")
 def audit(request: HttpRequest, event: Event) -> HttpResponse:
-    """The newest audit rows matching the filters (a GET form, so a filtered view is a
-    link), with a link to the same rows as CSV."""
+    """One page of the audit rows matching the filters (a GET form, so a filtered view
+    is a link), ``AUDIT_PAGE_ROWS`` a page, newest first, with links to the other pages
+    keeping the filters (issue 20 item 14) and to every matching row as CSV. A ``page``
+    that is not a number or does not exist shows the nearest page and says so."""
     form, f = _filter(request, event)
-    lines = audit_for_staff(event, f, limit=PAGE_ROWS)
+    asked = _page_number(request)
+    page = audit_page_for_staff(event, f, asked or 1)
+    if asked is None or asked != page.number:
+        messages.info(
+            request,
+            gettext("There is no page %(asked)s: this is page %(number)s of %(pages)s.")
+            % {"asked": request.GET.get("page", ""), "number": page.number, "pages": page.pages},
+        )
+    filters = request.GET.copy()
+    filters.pop("page", None)
+    n = page.number
     context = {
         "event": event,
         "form": form,
-        "lines": lines,
-        "truncated": len(lines) == PAGE_ROWS,
-        "query": request.GET.urlencode(),
+        "page": page,
+        "lines": page.lines,
+        "query": filters.urlencode(),
+        "newest_url": _page_url(request, 1) if n > 1 else "",
+        "newer_url": _page_url(request, n - 1) if n > 1 else "",
+        "older_url": _page_url(request, n + 1) if n < page.pages else "",
+        "oldest_url": _page_url(request, page.pages) if n < page.pages else "",
     }
     return render(request, "tournaments/staff/audit.html", context)
 

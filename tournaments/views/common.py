@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from ..groups import group_label
-from ..models import Event, Match, RoundStatus
+from ..models import Event, EventListing, Match, RoundStatus
+from ..permissions import staff_roles
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
 
@@ -44,6 +45,16 @@ def public_event_context(event: Event) -> dict[str, Any]:
         "started": any(r.status == RoundStatus.STARTED for r in rounds),
         "has_bracket": any(r.phase in ELIMINATION_PHASES for r in rounds),
     }
+
+
+def public_event_or_404(request: HttpRequest, slug: str) -> Event:
+    """The event ``slug`` for a public page, or 404: unknown, or a draft (issue 20, item
+    10) and the visitor is not its staff (a draft's staff see its pages as they will be).
+    1 query; 2 for a signed-in visitor of a draft."""
+    event = get_object_or_404(Event, slug=slug)
+    if event.listing == EventListing.DRAFT and not staff_roles(request.user, event):
+        raise Http404("draft event")
+    return event
 
 
 def int_param(request: HttpRequest, name: str) -> int | None:

@@ -20,6 +20,7 @@ from .. import services
 from ..errors import MatchslipError
 from ..models import Event, MatchSeat, Phase, Registration
 from ..permissions import event_staff_required
+from ..selectors.names import registration_name, with_shown_names
 from ..services.decklists import deck_checks_for_staff, decklists_missing
 
 
@@ -47,7 +48,7 @@ def _cut_players(event: Event) -> list[Registration]:
         "registration_id"
     )
     return list(
-        event.registrations.filter(pk__in=ids).select_related("player").order_by("player__name")
+        with_shown_names(event.registrations.filter(pk__in=ids), event.pk).order_by("player__name")
     )
 
 
@@ -56,7 +57,7 @@ def _cut_players(event: Event) -> list[Registration]:
 def decklists(request: HttpRequest, event: Event) -> HttpResponse:
     """Who has handed in a deck list, who is missing one, the deck checks drawn and the
     top-cut players' status (P-POST-5)."""
-    regs = event.registrations.select_related("player").order_by("player__name")
+    regs = with_shown_names(event.registrations.all(), event.pk).order_by("player__name")
     context = {
         "event": event,
         "registrations": [r for r in regs if not r.dropped and not r.disqualified],
@@ -81,7 +82,7 @@ def decklist_record(request: HttpRequest, event: Event, registration_id: int) ->
         messages.error(request, str(e))
     else:
         messages.success(
-            request, gettext("Deck list of %(name)s received.") % {"name": reg.player.name}
+            request, gettext("Deck list of %(name)s received.") % {"name": registration_name(reg)}
         )
     back = "staff:players" if request.POST.get("next") == "players" else "staff:decklists"
     return redirect(back, event.slug)
@@ -104,7 +105,8 @@ def deck_check(request: HttpRequest, event: Event) -> HttpResponse:
     else:
         messages.success(
             request,
-            gettext("Deck check: %(names)s") % {"names": ", ".join(r.player.name for r in picked)},
+            gettext("Deck check: %(names)s")
+            % {"names": ", ".join(registration_name(r) for r in picked)},
         )
     return redirect("staff:decklists", event.slug)
 
@@ -129,5 +131,7 @@ def player_disqualify(
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        messages.success(request, gettext("%(name)s is disqualified.") % {"name": reg.player.name})
+        messages.success(
+            request, gettext("%(name)s is disqualified.") % {"name": registration_name(reg)}
+        )
     return redirect("staff:penalties", event.slug)

@@ -7,12 +7,13 @@ role, whose list of what a role may do is read from ``permissions.CAPABILITIES``
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from ..models import Event, SelfReportMode, StaffRole
 from ..permissions import CAPABILITIES, event_staff_required, staff_roles
+from .common import public_event_or_404
 
 #: What each capability lets a member of staff do, in plain words (keys of CAPABILITIES).
 CAPABILITY_TEXT = {
@@ -78,7 +79,7 @@ def standings_help(request: HttpRequest, slug: str) -> HttpResponse:
     """What every standings column of the event's ruleset means: place, record, match
     points (the ruleset's points for a win, a drawn match and a loss) and each
     tiebreaker column's heading, short form and explanation, in the ruleset's order."""
-    event = get_object_or_404(Event, slug=slug)
+    event = public_event_or_404(request, slug)
     rules = event.rules
     context = {
         "event": event,

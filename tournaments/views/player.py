@@ -10,6 +10,11 @@ Decision (issue 20, item 1): ``same-origin``, not ``no-referrer``: with ``no-ref
 the browser posts the page's forms with ``Origin: null``, which Django's CSRF check
 refuses, so a player could not drop or report without JavaScript. ``same-origin`` still
 sends no address to any other site.
+
+Issue 21, item 1: the page gives the browser a signed id cookie
+(``tournaments.browsers``); reports and drops pass that id to the services, which hold
+a table for staff when one browser reports for two of its players and refuse a drop
+from a browser that reported for the player's opponent.
 """
 
 from __future__ import annotations
@@ -27,11 +32,13 @@ from django.views.decorators.http import require_POST, require_safe
 from rulesets import get_ruleset
 
 from .. import services
+from ..browsers import browser_id, remember_browser
 from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm
 from ..models import Match, Registration, RoundStatus, SelfReportMode
 from ..selectors import ELIMINATION_PHASES
 from ..selectors.reports import page_for_player, standing_for_player
+from ..services.checkin import self_checkin_open
 from .common import wants_fragment
 from .prebuilt import my_table_html, seat_entries
 from .result_forms import PlayerPodReportForm, refusal, report_form, report_result
@@ -78,6 +85,7 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         and rnd.phase not in ELIMINATION_PHASES,
         "game_record": get_ruleset(reg.event.ruleset).game_record,
         "drop_form": PlayerDropForm(),
+        "self_checkin": self_checkin_open(reg.event),  # issue 20: the "Check in" button
         # issue 13: place, record and points; every report line says whom it is about
         "standing": standing_for_player(reg),
         "report_lines": [(x.registration_id, *x.seen_by(reg.pk)) for x in page.summary.lines]
@@ -99,8 +107,9 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
 
 @require_safe
 def player_home(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The player's page: their table and opponent, their report, earlier results."""
-    return _render(request, _registration(slug, token))
+    """The player's page: their table and opponent, their report, earlier results. Gives
+    the browser its id cookie (issue 21)."""
+    return remember_browser(request, _render(request, _registration(slug, token)))
 
 
 STATE_MESSAGES = {
@@ -108,6 +117,10 @@ STATE_MESSAGES = {
     "held": _("You both reported the same result. Staff will confirm it shortly."),
     "disputed": _("Your opponent reported something else. A judge will come to your table."),
     "recorded": _("Result recorded. Thank you!"),
+    "one-browser": _(
+        "Both reports came from one phone, so your result went to the staff: a judge will "
+        "come to your table."
+    ),
 }
 
 POD_MESSAGES = {
@@ -133,10 +146,11 @@ def _reported_match(reg: Registration, post: Any) -> Match | None:
     )
 
 
-def _report(reg: Registration, post: Any) -> str:
+def _report(reg: Registration, post: Any, browser: str = "") -> str:
     """Report the posted result of the player's table with ``services.report_submit``
     and return the notice for the report's new state ("waiting", "held", "disputed",
-    "recorded"), in the visitor's language. The form follows the table's format
+    "recorded", "one-browser"), in the visitor's language; ``browser``: the sending
+    browser's id (``tournaments.browsers``). The form follows the table's format
     (``result_forms.report_form``). Raises InvalidInput for a form out of shape and
     MatchslipError for a refused report."""
     match = _reported_match(reg, post)
@@ -146,7 +160,7 @@ def _report(reg: Registration, post: Any) -> str:
     if not form.is_valid():
         raise InvalidInput(refusal(form))
     result = report_result(match, reg, form)
-    state = services.report_submit(match=match, registration=reg, result=result)
+    state = services.report_submit(match=match, registration=reg, result=result, browser=browser)
     notices = POD_MESSAGES if isinstance(form, PlayerPodReportForm) else {}
     return str(notices.get(state) or STATE_MESSAGES[state])
 
@@ -163,7 +177,7 @@ def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     reg = _registration(slug, token)
     error, notice = "", ""
     try:
-        notice = _report(reg, request.POST)
+        notice = _report(reg, request.POST, browser_id(request))
     except MatchslipError as e:
         error = str(e)
     if not request.htmx:
@@ -176,15 +190,15 @@ def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 @require_POST
 def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    """The player drops themselves (P-SW-6), after ticking the confirmation."""
+    """The player drops themselves (P-SW-6), after ticking the confirmation; refused
+    from a browser that reported for their opponent (issue 21,
+    ``services.registration_self_drop``)."""
     reg = _registration(slug, token)
     if not PlayerDropForm(request.POST).is_valid():
         messages.error(request, gettext("Tick the box to confirm that you want to drop."))
         return _private(redirect("public:player", slug, token))
     try:
-        reg = services.registration_drop(
-            registration=reg, by=reg, reason="Dropped themselves on their private link."
-        )
+        reg = services.registration_self_drop(registration=reg, browser=browser_id(request))
     except MatchslipError as e:
         messages.error(request, str(e))
     else:

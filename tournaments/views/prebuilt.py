@@ -35,7 +35,7 @@ from django.views.decorators.http import require_safe
 
 from .. import public_pages
 from ..forms import SearchForm
-from ..models import Event, Registration
+from ..models import Registration
 from ..search import name_matches, query_words
 from ..selectors import (
     NameEntry,
@@ -43,7 +43,7 @@ from ..selectors import (
     pairings_search_for_public,
     table_for_player,
 )
-from .common import wants_fragment
+from .common import public_event_or_404, wants_fragment
 
 MAX_AGE = 5  # seconds a shared cache may serve a public page without asking again
 SEARCH_LIMIT = 20
@@ -175,7 +175,7 @@ def pairings_find(request: HttpRequest, slug: str) -> HttpResponse:
     results = search_entries(slug, query) if query else []
     several = False
     if results is None:
-        event = get_object_or_404(Event, slug=slug)
+        event = public_event_or_404(request, slug)
         rounds = current_public_rounds(event)
         results = pairings_search_for_public(event, rounds, query)
         several = len(rounds) > 1

@@ -2,8 +2,13 @@
 table, and match slips in cut-stack order with each player's report QR code.
 
 Each page is plain HTML with a print stylesheet (``static/css/print.css``); ``?paper=``
-``a4`` (default) or ``letter`` sets the page size and the slip height, so four slips
-fill a sheet of either paper.
+``a4`` (default) or ``letter`` sets the page size and the slip height, so four match
+slips (or two pod slips) fill a sheet of either paper.
+
+Issue 21, item 1: a player's private link lets whoever holds it report and drop for
+them, so a slip no longer carries both links side by side. The staff part (table,
+players, result boxes, signatures) stays whole; each player's QR code, link and name
+are on that player's own tear-off strip beyond a dashed cut line, one strip per seat.
 """
 
 from __future__ import annotations
@@ -18,9 +23,17 @@ from django.views.decorators.http import require_safe
 from ..models import Event, Round
 from ..permissions import event_staff_required
 from ..qr import qr_svg
-from ..selectors.printing import cut_stack, names_for_print, round_for_print, slips_for_print
+from ..selectors.printing import (
+    Slip,
+    SlipSeat,
+    cut_stack,
+    names_for_print,
+    round_for_print,
+    slips_for_print,
+)
 
 SLIPS_PER_SHEET = 4
+POD_SLIPS_PER_SHEET = 2  # a pod's slip is twice as tall: up to five seats and strips
 PAPERS = {"a4": ("A4", "210mm", "297mm"), "letter": ("letter", "8.5in", "11in")}
 
 
@@ -56,20 +69,23 @@ def print_pairings(request: HttpRequest, event: Event, round_id: int) -> HttpRes
 @require_safe
 @event_staff_required("operate")
 def print_slips(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
-    """Match slips, four per sheet in cut-stack order: table, players with records,
-    result boxes, signature lines and each player's report QR code."""
+    """Match slips, four per sheet in cut-stack order (pods: two per sheet, after the
+    matches): table, players with records, result boxes and signature lines on the staff
+    part; each player's report QR code, link and name on their own tear-off strip."""
     view = round_for_print(_round(event, round_id))
-    slips = []
+    slips: list[tuple[Slip, list[tuple[SlipSeat, str, str]]]] = []
+    pods: list[tuple[Slip, list[tuple[SlipSeat, str, str]]]] = []
     for slip in slips_for_print(view):
-        codes = [
-            qr_svg(request.build_absolute_uri(reverse("public:player", args=[event.slug, s.token])))
+        links = [
+            request.build_absolute_uri(reverse("public:player", args=[event.slug, s.token]))
             for s in slip.seats
         ]
-        slips.append((slip, list(zip(slip.seats, codes, strict=True))))
+        strips = [(seat, url, qr_svg(url)) for seat, url in zip(slip.seats, links, strict=True)]
+        (pods if slip.is_pod else slips).append((slip, strips))
     context = {
         "event": event,
         "round": view,
-        "sheets": cut_stack(slips, SLIPS_PER_SHEET),
+        "sheets": cut_stack(slips, SLIPS_PER_SHEET) + cut_stack(pods, POD_SLIPS_PER_SHEET),
         **paper_context(request),
     }
     response = render(request, "tournaments/print/slips.html", context)

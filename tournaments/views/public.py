@@ -9,11 +9,10 @@ notice of the public topic; an HTMX request receives only that partial
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ..forms import SearchForm
-from ..models import Event
 from ..planning import plan_for_event
 from ..public_cache import pairings_fragment
 from ..selectors import (
@@ -22,7 +21,7 @@ from ..selectors import (
     events_for_home,
     pairings_search_for_public,
 )
-from .common import public_event_context, public_page
+from .common import public_event_context, public_event_or_404, public_page
 from .prebuilt import pairings_page, prebuilt, search_entries
 
 
@@ -37,9 +36,11 @@ def home(request: HttpRequest) -> HttpResponse:
 def event_home(request: HttpRequest, slug: str) -> HttpResponse:
     """The event's announcements (S-2), divisions, current rounds, links and the
     estimated finish (``planning``). 5 queries."""
-    event = get_object_or_404(Event, slug=slug)
+    event = public_event_or_404(request, slug)
     context = public_event_context(event)
     context["divisions"] = divisions_for_event(event)
+    # issue 20, item 13: divisions announced with different rounds or cuts show their own
+    context["per_division"] = len({(d.rounds, d.cut) for d in context["divisions"]}) > 1
     context["plan"] = plan_for_event(event)  # the estimated finish (issue 13)
     return public_page(request, "tournaments/public/event.html", context)
 
@@ -51,7 +52,7 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
     query, ``views.prebuilt``), else rendered around the cached fragment
     (``public_cache``), 2 queries; ``?q=`` finds a player's table, from the stored
     name list when there is one."""
-    event = get_object_or_404(Event, slug=slug)
+    event = public_event_or_404(request, slug)
     context = public_event_context(event)
     form = SearchForm(request.GET)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
@@ -70,7 +71,7 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def bracket(request: HttpRequest, slug: str) -> HttpResponse:
     """The published top-cut rounds of every division, round by round. 5 queries."""
-    event = get_object_or_404(Event, slug=slug)
+    event = public_event_or_404(request, slug)
     context = public_event_context(event)
     context["brackets"] = bracket_for_public(event)
     return public_page(request, "tournaments/public/bracket.html", context)

@@ -21,12 +21,18 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
+from pairings.engine.planner import default_round_seconds
 from rulesets import DEFAULT, RULESETS, get_ruleset
-from rulesets.planner import default_round_seconds
 from rulesets.tables import Recommendation
 
 from .. import services
-from ..errors import MatchslipError, ResultConflict, RoundStateError
+from ..errors import (
+    AgreedResultOverride,
+    DivisionUnconfirmed,
+    MatchslipError,
+    ResultConflict,
+    RoundStateError,
+)
 from ..formats.checks import MAX_FILE_BYTES
 from ..forms import (
     DivisionForm,
@@ -36,7 +42,16 @@ from ..forms import (
     PlayersSheetForm,
 )
 from ..groups import age_order
-from ..models import Event, EventStatus, Match, Outcome, Registration, Round, RoundStatus
+from ..models import (
+    Event,
+    EventListing,
+    EventStatus,
+    Match,
+    Outcome,
+    Registration,
+    Round,
+    RoundStatus,
+)
 from ..permissions import event_operator_required, login_required_htmx
 from ..planning import PlanForm, plan_for_form
 from ..search import table_matches
@@ -79,10 +94,15 @@ def event_create(request: HttpRequest) -> HttpResponse:
     rules = RULESETS.get(str(form.data.get("ruleset") if form.is_bound else ruleset_id))
     # The planner (issue 13): the GET inputs, or the same names posted with the event.
     plan_form = PlanForm(request.POST if request.method == "POST" else request.GET)
+    plan = plan_for_form(plan_form, rules.id) if rules else None
     context = {
         "form": form,
         "plan_form": plan_form,
-        "plan": plan_for_form(plan_form, rules.id) if rules else None,
+        "plan": plan,
+        # issue 20, item 13: "Use these" gives every planned division its structure
+        "fill_divisions": ",".join(f"{d.division}:{d.rounds}:{d.cut}" for d in plan.divisions)
+        if plan
+        else "",
         "default_round_minutes": default_round_seconds(rules) // 60 if rules else "",
         "expected": expected,
         "recommendation": rule,
@@ -100,6 +120,9 @@ def event_create(request: HttpRequest) -> HttpResponse:
         try:
             event = services.event_create(
                 by=request.user,
+                checkin_step=True,  # issue 20: round 1 waits for Close check-in
+                listing=EventListing.DRAFT,  # issue 20: staff only until published
+                carry_staff=True,  # issue 20: the organiser's last staff join it
                 **form.service_kwargs(),
                 **plan_form.event_fields(form.cleaned_data["ruleset"]),
             )
@@ -166,6 +189,9 @@ def _players_page(
         "divisions_open": not event.rounds.exists(),
         "division_choices": list(event.divisions.order_by(age_order())),
         "cutoffs": cutoffs(event_season(event)),
+        # issue 20 item 3: a division against the birth year, asked before it is saved
+        "division_question": forms.get("division_question", ""),
+        "move": forms.get("move"),
     }
     return render(request, "tournaments/staff/players.html", context)
 
@@ -180,11 +206,20 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_operator_required
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
-    """Register one player; a late player is told the losses they receive (P-LATE-1)."""
+    """Register one player; a late player is told the losses they receive (P-LATE-1). A
+    division chosen against the birth year is asked first: the page shows the question
+    and a button posting the same form with ``confirm_division`` (issue 20 item 3)."""
     form = PlayerForm(request.POST, event=event)
     if form.is_valid():
         try:
-            reg = services.registration_add(event=event, by=request.user, **form.cleaned_data)
+            reg = services.registration_add(
+                event=event,
+                by=request.user,
+                confirm_division=request.POST.get("confirm_division") == "1",
+                **form.cleaned_data,
+            )
+        except DivisionUnconfirmed as e:
+            return _players_page(request, event, add_form=form, division_question=str(e))
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
@@ -249,16 +284,25 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_operator_required
 def player_division(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
-    """Move a player to another age division, before round 1 only (P-AGE-1 override)."""
+    """Move a player to another age division, before round 1 only (P-AGE-1 override). A
+    move against the player's birth year is asked first: the players page shows the
+    question with a button confirming it (issue 20 item 3)."""
     reg = get_object_or_404(Registration, pk=registration_id, event=event)
     form = DivisionForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, gettext("Choose a division of this event."))
         return redirect("staff:players", event.slug)
+    division = form.cleaned_data["division"]
     try:
         reg = services.registration_set_division(
-            registration=reg, division=form.cleaned_data["division"], by=request.user
+            registration=reg,
+            division=division,
+            by=request.user,
+            confirm=form.cleaned_data["confirm"],
         )
+    except DivisionUnconfirmed as e:
+        move = {"reg": reg, "division": division, "question": str(e)}
+        return _players_page(request, event, move=move)
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
@@ -352,6 +396,7 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
         "marked_ids": marked,
         "marked": [m.table for m in view.tables if m.id in marked],
         "pair_next": _pair_next(rnd),
+        "undo_last": _undo_last(rnd),  # issue 20 item 4
         **clock_context(rnd),  # the round clock and its controls (views.clock)
     }
     return render(request, ROUND_TEMPLATE, context)
@@ -365,6 +410,14 @@ def _pair_next(rnd: Round) -> str:
         return ""
     latest = not Round.objects.filter(group_id=rnd.group_id, number__gt=rnd.number).exists()
     return rnd.group.key if latest else ""
+
+
+def _undo_last(rnd: Round) -> Match | None:
+    """The table whose entry completed the round, while "Undo last entry" is offered
+    (issue 20 item 4: the round complete, the next round not paired), else None."""
+    if rnd.status != RoundStatus.COMPLETE or services.last_entry_undo_refusal(rnd):
+        return None
+    return services.round_last_entry(rnd)
 
 
 def _marked(rnd: Round) -> set[int]:
@@ -415,11 +468,12 @@ def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
     )
 
 
-def _slip(match: Match, form: SlipForm, by: Any) -> None:
+def _slip(match: Match, form: SlipForm, by: Any, reason: str = "") -> None:
     """Turn a validated :func:`slip_form` into a ``slip_enter`` call. In a complete
     round a pod is final and a match slip may only repeat the recorded result (a double
-    submit): a change is a judge's correction, with a reason (P-POST-4). Raises
-    MatchslipError."""
+    submit): a change is a judge's correction, with a reason (P-POST-4). ``reason``: the
+    override's reason when the slip differs from what every player reported (issue 20).
+    Raises MatchslipError."""
     args = result_args(match, form)
     result: services.Result = args["result"]
     if match.round.status == RoundStatus.COMPLETE:
@@ -439,7 +493,7 @@ def _slip(match: Match, form: SlipForm, by: Any) -> None:
                 )
                 % number
             )
-    services.slip_enter(match=match, result=result, version=args["version"], by=by)
+    services.slip_enter(match=match, result=result, version=args["version"], by=by, reason=reason)
 
 
 @require_POST
@@ -452,14 +506,41 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
     conceded players ticked (MP-PTS-1). HTMX: answers the table's row plus the round's
     progress (results missing) as an out-of-band swap; a refused form is answered 422
     with the reason and changes nothing; a stale form (version mismatch) 409, showing
-    "This match was just recorded as …". Without JS: redirects to the round."""
+    "This match was just recorded as …". Without JS: redirects to the round.
+    A slip that differs from the result every player reported asks first (issue 20):
+    "Both players reported … Override? Reason:", posting the same slip with ``reason``
+    (HTMX: in the row, 409; without JS: a page of its own)."""
     match = event_match_or_404(event, match_id)
     form = slip_form(match, request.POST)
+    reason = request.POST.get("reason", "").strip()[:500]
     if not form.is_valid():
         error, status = refusal(form), 422
     else:
-        error, status = slip_attempt(lambda: _slip(match, form, request.user))
+        try:
+            error, status = slip_attempt(lambda: _slip(match, form, request.user, reason))
+        except AgreedResultOverride as e:
+            return override_response(request, event, match, e)
     return slip_response(request, event, match, error, status)
+
+
+def override_response(
+    request: HttpRequest, event: Event, match: Match, override: AgreedResultOverride
+) -> HttpResponse:
+    """Ask for the reason of a slip overriding what every player reported (issue 20
+    item 3): the same slip's fields carried in hidden inputs, a reason to type, and
+    "Override". HTMX: the table's row with the question (409); without JS: a page."""
+    fields = [
+        (name, value)
+        for name in request.POST
+        if name not in ("csrfmiddlewaretoken", "reason")
+        for value in request.POST.getlist(name)
+    ]
+    ask = {"message": str(override), "agreed": override.agreed, "fields": fields}
+    if request.htmx:
+        return slip_response(request, event, match, "", 409, override=ask)
+    view, _ = match_for_staff(match.pk)
+    context = {"event": event, "m": view, "round": match.round, "override": ask}
+    return render(request, "tournaments/staff/override_confirm.html", context, status=409)
 
 
 def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
@@ -469,16 +550,24 @@ def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
         action()
     except ResultConflict as e:
         return str(e), 409
+    except AgreedResultOverride:
+        raise  # the caller asks for a reason (issue 20)
     except MatchslipError as e:
         return str(e), 422
     return "", 200
 
 
 def slip_response(
-    request: HttpRequest, event: Event, match: Match, error: str, status: int
+    request: HttpRequest,
+    event: Event,
+    match: Match,
+    error: str,
+    status: int,
+    override: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The answer to a posted slip (result buttons or game score): HTMX gets the row and
-    the progress out of band; without JS, a redirect to the round (errors as messages)."""
+    the progress out of band; without JS, a redirect to the round (errors as messages).
+    ``override``: the question of :func:`override_response`, shown in the row."""
     if not request.htmx:
         if error:
             messages.error(
@@ -500,5 +589,7 @@ def slip_response(
         "slips_open": _slips_open(rnd),
         "ties": _ties_allowed(event, rnd.phase in ELIMINATION_PHASES),
         "pair_next": _pair_next(rnd) if not missing else "",
+        "undo_last": _undo_last(rnd) if not missing else None,  # issue 20 item 4
+        "override": override,
     }
     return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)

@@ -3,12 +3,18 @@ settings (organisers only), and a player's private link for the scorekeeping des
 
 from __future__ import annotations
 
+from smtplib import SMTPException
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -16,12 +22,16 @@ from rulesets import get_ruleset
 from rulesets.tables import Recommendation, recommend
 
 from .. import services
+from ..account_forms import EventDeleteForm
 from ..errors import MatchslipError
 from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
 from ..messages import shown
-from ..models import Event, EventStaff, Registration
+from ..models import Event, EventStaff, Registration, StaffInvite
 from ..permissions import event_staff_required
+from ..procedures import plans_ages_at_checkin
 from ..qr import qr_svg
+from ..selectors import divisions_for_event
+from ..services.invites import INVITE_DAYS
 from .common import int_param
 
 
@@ -40,14 +50,26 @@ def _options_form(event: Event, data: Any = None) -> EventOptionsForm | None:
 def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, Any]:
     """P-RT-5 (and the other round tables): what the event's table recommends for
     ``?players=N`` (default: the registered players) and, for MTG, players with 1/2/3
-    awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players."""
+    awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players.
+
+    Issue 20, item 13: with players in several divisions and no ``?players``, the answer
+    is per division (``divisions``: ``selectors.divisions_for_event``, what closing
+    check-in sets, P-AGE-2 … P-AGE-5), not the table read with everyone together;
+    ``checkin_sets``: closing check-in will still apply it (no round paired yet)."""
     table = get_ruleset(event.ruleset).table(
         event.structure, event.options, two_day=event.day2_rounds > 0
     )
-    players = int_param(request, "players") or event.registrations.count()
+    asked = int_param(request, "players")
+    divisions = [d for d in divisions_for_event(event) if d.active and d.recommendation]
+    several = len(divisions) > 1 and not asked
+    players = asked or (0 if several else event.registrations.count())
     byes = {k: int_param(request, f"byes{k}") or 0 for k in (1, 2, 3)}
-    context: dict[str, Any] = {"table": table, "players": players, "byes": byes}
+    context: dict[str, Any] = {"table": table, "players": players or "", "byes": byes}
     context["takes_byes"] = table.counting == "awarded-byes"
+    if several:
+        context["divisions"] = divisions
+        context["checkin_sets"] = plans_ages_at_checkin(event) and not event.rounds.exists()
+        return context
     try:
         found: Recommendation = recommend(
             table, players, awarded_byes=byes if context["takes_byes"] else None
@@ -77,6 +99,8 @@ def _team_page(
     invite: StaffInviteForm | None = None,
     options: EventOptionsForm | None = None,
     settings: EventSettingsForm | None = None,
+    invite_url: str = "",
+    mail_problem: str = "",
 ):
     context = {
         "event": event,
@@ -88,6 +112,15 @@ def _team_page(
         "options_form": options or _options_form(event),
         "ruleset": get_ruleset(event.ruleset),
         "structure": structure_recommendation(request, event),
+        # issue 20, items 9 and 10: pending invites, a new invite's link, delete.
+        "invites": StaffInvite.objects.filter(
+            event=event, used_at__isnull=True, expires_at__gt=timezone.now()
+        ).order_by("-created_at"),
+        "invite_url": invite_url,
+        "invite_days": INVITE_DAYS,
+        "mail_problem": mail_problem,
+        "deletable": services.event_deletable(event),
+        "delete_form": EventDeleteForm(),
     }
     return render(request, "tournaments/staff/team.html", context)
 
@@ -102,9 +135,14 @@ def team(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_staff_required("manage")
 def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
-    """Give someone a role, found by username or e-mail."""
+    """Give someone a role, found by username or e-mail. An e-mail with no account, or
+    nothing, makes a one-time invite link instead (issue 20, item 9): shown here to copy,
+    and sent to the address when there is one."""
     form = StaffInviteForm(request.POST)
     if form.is_valid():
+        who, role = form.cleaned_data["who"].strip(), form.cleaned_data["role"]
+        if not who or (_is_email(who) and not _has_account(who)):
+            return _invite_link(request, event, form, email=who, role=role)
         try:
             staff = services.staff_invite(event=event, by=request.user, **form.cleaned_data)
         except MatchslipError as e:
@@ -117,6 +155,51 @@ def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
             )
             return redirect("staff:team", event.slug)
     return _team_page(request, event, invite=form)
+
+
+def _is_email(text: str) -> bool:
+    try:
+        validate_email(text)
+    except ValidationError:
+        return False
+    return True
+
+
+def _has_account(email: str) -> bool:
+    users = get_user_model().objects.filter(is_active=True)
+    return users.filter(Q(email__iexact=email) | Q(username__iexact=email)).exists()
+
+
+def _invite_link(
+    request: HttpRequest, event: Event, form: StaffInviteForm, *, email: str, role: str
+) -> HttpResponse:
+    """Make the invite, send it when there is an address, and show the staff page with
+    the link to copy (it is shown once: only its hash is stored)."""
+    try:
+        invite, token = services.staff_invite_create(
+            event=event, role=role, email=email, by=request.user
+        )
+    except MatchslipError as e:
+        form.add_error("role", str(e))
+        return _team_page(request, event, invite=form)
+    url = request.build_absolute_uri(reverse("staff:invite_accept", args=[token]))
+    problem = ""
+    if email:
+        try:
+            services.staff_invite_mail(invite=invite, url=url)
+        except (OSError, SMTPException) as e:
+            problem = gettext("The e-mail could not be sent (%(error)s): send them the link.") % {
+                "error": e
+            }
+        else:
+            messages.success(
+                request,
+                gettext("Invite sent to %(email)s. The link below works once, for %(days)s days.")
+                % {"email": email, "days": INVITE_DAYS},
+            )
+    response = _team_page(request, event, invite_url=url, mail_problem=problem)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @require_POST

@@ -13,23 +13,24 @@ time refreshes with the page.
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from ..models import Event
 from ..permissions import staff_roles
 from ..qr import qr_svg
 from ..selectors.timer import timer_for_public
-from .common import public_page
+from .common import public_event_or_404, public_page
 
 
 @require_safe
 def timer(request: HttpRequest, slug: str) -> HttpResponse:
     """The projector page: clocks of the started rounds, tables playing and with a time
-    extension, QR code. Staff of the event also get a link to each round's controls."""
-    event = get_object_or_404(Event, slug=slug)
+    extension, QR code of the public pairings. Staff of the event also get a link to each
+    round's controls. Full screen for a 1920×1080 projector, without the site header
+    (issue 20 item 14)."""
+    event = public_event_or_404(request, slug)
     now = timezone.now()
     clocks = timer_for_public(event, now)
     pairings_url = request.build_absolute_uri(reverse("public:pairings", args=[event.slug]))
@@ -39,7 +40,8 @@ def timer(request: HttpRequest, slug: str) -> HttpResponse:
         "live": event.status != "finished",  # a projector waits for the next round
         "server_ms": int(now.timestamp() * 1000),
         "pairings_url": pairings_url,
-        "qr": qr_svg(pairings_url),
+        # The code's accessible name says where it leads (issue 20 item 14).
+        "qr": qr_svg(pairings_url, title=gettext("QR code of the public pairings")),
         "is_staff": bool(staff_roles(request.user, event)),
     }
     return public_page(request, "tournaments/public/timer.html", context)

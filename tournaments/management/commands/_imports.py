@@ -1,14 +1,13 @@
 """What the import commands share (not a command: Django skips modules named ``_…``).
 
-A file is read only up to ``MAX_FILE_BYTES``; JSON that is not UTF-8, nests too deeply or
-holds a number too long to read is refused like any malformed file; a file the format or
+A file is read only up to ``MAX_FILE_BYTES``; JSON that is not UTF-8, nests too deeply,
+holds a number too long to read or a key twice in one object is refused like any malformed file; a file the format or
 ``event_import`` refuses exits non-zero with the message naming the element or field
 (``CommandError``), and nothing is written (INTERFACES.md).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournaments.errors import MatchslipError
 from tournaments.formats.checks import MAX_FILE_BYTES, FileRefused
 from tournaments.formats.eventdata import EventData
+from tournaments.formats.plain import decode_json
 from tournaments.messages import shown
 from tournaments.services.imports import event_import, file_too_large
 
@@ -34,18 +34,13 @@ def read_file(path: Path) -> bytes:
 
 
 def read_json(path: Path) -> Any:
-    """The decoded JSON document of the file; CommandError naming what is wrong."""
+    """The decoded JSON document of the file (``formats.plain.decode_json``); CommandError
+    naming what is wrong, a key given twice in one object included."""
     content = read_file(path)
     try:
-        return json.loads(content)
-    except json.JSONDecodeError as e:
-        raise CommandError(f"{path}: not JSON (line {e.lineno}, column {e.colno}): {e.msg}") from e
-    except UnicodeDecodeError as e:
-        raise CommandError(f"{path}: not UTF-8 text (byte {e.start})") from e
-    except RecursionError as e:
-        raise CommandError(f"{path}: not JSON we can read: nested too deeply") from e
-    except ValueError as e:  # an integer of thousands of digits
-        raise CommandError(f"{path}: not JSON we can read: {e}") from e
+        return decode_json(content)
+    except FileRefused as e:  # also an object holding a key twice (issue 21, item 4)
+        raise CommandError(f"{path}: {e}") from e
 
 
 def import_file(command: BaseCommand, path: Path, parse: Callable[[], EventData]) -> None:

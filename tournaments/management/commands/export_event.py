@@ -1,4 +1,13 @@
-"""``manage.py export_event SLUG PATH``: write the event as event JSON v1 (a full backup)."""
+"""``manage.py export_event SLUG PATH [--archive]``: write an event to a file.
+
+Without ``--archive``: the portable event JSON v1 (INTERFACES.md): players, rounds and
+results, which ``import_event`` continues under a new slug. It is not a backup: it has
+no audit trail, penalties, staff, self-reports, private links or slug.
+
+With ``--archive``: the event's archive ``matchslip.archive.v1``
+(``tournaments.services.archive``): everything the event holds, which ``import_event``
+restores identically (same slug and private links) — the backup (issue 21, item 6).
+"""
 
 import json
 from pathlib import Path
@@ -6,20 +15,28 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Event
+from tournaments.services.archive import event_archive
 from tournaments.services.exports import event_export
 
 
 class Command(BaseCommand):
-    help = "Write an event in the matchslip.event.v1 JSON format."
+    help = (
+        "Write an event in the matchslip.event.v1 JSON format, or with --archive everything "
+        "it holds (matchslip.archive.v1, a backup import_event restores identically)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("path", type=Path)
+        parser.add_argument(
+            "--archive",
+            action="store_true",
+            help="Write the full archive (audit trail, staff, private links, slug …).",
+        )
 
-    def handle(self, *args, slug: str, path: Path, **options):
+    def handle(self, *args, slug: str, path: Path, archive: bool = False, **options):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"No event with slug {slug!r}.")
-        path.write_text(
-            json.dumps(event_export(event), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        doc = event_archive(event) if archive else event_export(event)
+        path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

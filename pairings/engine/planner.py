@@ -11,8 +11,15 @@ Decisions where the rules are silent:
 * Divisions play side by side: a round of the schedule seats every division, so the
   day has as many Swiss rounds as the division that plays most, and as many top-cut
   rounds as the largest cut needs.
-* Tables: a match takes one table. When the tables are fewer than the matches of a
-  round, the largest divisions are split into flights (P-FL-1: Swiss plus top cut, a
+* Divisions' structure: the same function closing check-in applies
+  (``pairings.engine.ages.age_structure``, issue 20 item 13): the age mode from every
+  division's players (one player counts: it makes the event age-modified, P-AGE-3), each
+  pairing group's rounds from its largest division (P-AGE-4), age-separated divisions'
+  cuts from their own players, age-modified cuts with the same share (P-AGE-5).
+* Tables: a match takes one table and a bye none (P-SW-8: 30 players → 15 tables); a
+  pod takes one table (MP-POD-1: 22 players → 6 pods, 6 tables). Divisions paired
+  together (age-modified) share their byes. When the tables are fewer than a
+  round needs, the largest divisions are split into flights (P-FL-1: Swiss plus top cut, a
   division of 64 or more, flights of 32 or more, 2, 4, 8 or 16 of them); flights take
   turns at the tables, so each flight's round is one slot of the schedule, and each
   doubling of flights removes one Swiss round (P-FL-2). When no flight count helps,
@@ -33,9 +40,13 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import Ruleset
-from .i18n import Text, gettext_noop, text
-from .tables import POD_CUT_ROUNDS, Recommendation
+from rulesets.base import Ruleset
+from rulesets.i18n import Text, gettext_noop, text
+from rulesets.tables import POD_CUT_ROUNDS, POD_SIZE, Recommendation
+
+from .ages import AgeStructure, age_structure
+from .errors import PairingImpossible
+from .pods import pod_sizes
 
 TURN_SECONDS = 3 * 60  # an extra turn after time is called, both players (W-TIME-2)
 UNTIMED_SECONDS = 50 * 60  # a ruleset without a round clock: plan 50 minutes
@@ -130,12 +141,15 @@ class Plan:
 @dataclass(frozen=True)
 class Announced:
     """The structure an event announced (S-2), which replaces the table's: Swiss rounds,
-    Day 2 rounds, top cut (0 = none) and flights per division (``{code: flights}``)."""
+    Day 2 rounds, top cut (0 = none), flights per division (``{code: flights}``) and
+    each division's own rounds and cut where they differ from the event's
+    (``{code: (rounds, cut)}``, ``Division.rounds`` / ``Division.cut``)."""
 
     rounds: int
     cut: int
     day2_rounds: int = 0
     flights: Mapping[str, int] | None = None
+    divisions: Mapping[str, tuple[int, int]] | None = None
 
 
 def plan(
@@ -150,6 +164,7 @@ def plan(
     announced: Announced | None = None,
     played: Sequence[Played] = (),
     now: dt.datetime | None = None,
+    pod_size: int = POD_SIZE,
 ) -> Plan:
     """The structure and schedule of an event.
 
@@ -160,8 +175,10 @@ def plan(
     tables: tables in the hall, None = enough. two_day: the ruleset's two-day table
     (P-RT-2). announced: the event's own structure instead of the table's. played: the
     rounds as they ran, in schedule order; now: the server's time (a round still running
-    ends no earlier). Raises ValueError for no division of two or more players, or a
-    negative length.
+    ends no earlier). pod_size: the standard pod (multiplayer rulesets, MP-POD-1).
+    Each division's rounds and cut are :func:`division_structure`'s (what closing
+    check-in applies); ``tables_needed`` counts no table for a bye and one per pod.
+    Raises ValueError for no division of two or more players, or a negative length.
     """
     if (round_seconds is not None and round_seconds <= 0) or break_seconds < 0:
         raise ValueError(
@@ -177,28 +194,54 @@ def plan(
     elimination = max(
         60, default_round_seconds(rules, elimination=True) + swiss - default_round_seconds(rules)
     )
-    divisions, notes, needed = _structure(rules, counts, tables, two_day, announced)
+    present = {code: n for code, n in attendance.items() if n >= 1}
+    divisions, notes, needed = _structure(
+        rules, present, counts, tables, two_day, announced, pod_size
+    )
     slots = _schedule(divisions, start, swiss, elimination, break_seconds)
     slots = _with_played(slots, played, break_seconds, now)
     return Plan(divisions, slots, swiss, elimination, break_seconds, needed, notes)
 
 
+def division_structure(
+    rules: Ruleset, attendance: Mapping[str, int], *, two_day: bool = False
+) -> AgeStructure | None:
+    """Swiss rounds and top cut per division for ``attendance`` (``{code: players}``,
+    divisions of 0 left out) from the ruleset's round table (P-RT-1 … P-RT-7; P-RT-2 when
+    ``two_day``) through ``pairings.engine.ages.age_structure``: the function closing
+    check-in applies (P-AGE-2 … P-AGE-5), so the planner, the staff pages and check-in
+    agree (issue 20, item 13). Pokémon Junior 6, Senior 8, Masters 16 → 3 rounds no cut,
+    3 rounds no cut, 5 rounds top 4. None when the codes are not divisions
+    ``age_structure`` knows (ValueError there)."""
+    present = {code: n for code, n in attendance.items() if n > 0}
+    try:
+        return age_structure(present, lambda n: rules.recommend(n, two_day=two_day))
+    except ValueError:
+        return None
+
+
 def _structure(
     rules: Ruleset,
+    present: Mapping[str, int],
     counts: Mapping[str, int],
     tables: int | None,
     two_day: bool,
     announced: Announced | None,
+    pod_size: int,
 ) -> tuple[tuple[DivisionPlan, ...], tuple[str, ...], int]:
-    """Each division's plan, the notes, and the tables a round needs (P-FL-1, P-FL-2)."""
-    base = {code: _division(rules, code, n, two_day, announced) for code, n in counts.items()}
+    """Each division's plan, the notes, and the tables a round needs (P-FL-1, P-FL-2):
+    ``present`` every division with a player (they decide the age mode and share the
+    tables), ``counts`` the divisions planned (two or more players)."""
+    ages = division_structure(rules, present, two_day=two_day)
+    groups = [g.counts for g in ages.groups] if ages else [{c: n} for c, n in present.items()]
+    base = {code: _division(rules, code, n, two_day, announced, ages) for code, n in counts.items()}
     notes: list[str] = []
     if announced is not None and announced.flights:
         flights = {c: announced.flights.get(c, 0) for c in base}
     else:
-        flights = _flights(rules, base, tables)
+        flights = _flights(rules, base, tables, groups, pod_size)
     plans = tuple(_flighted(d, flights.get(d.division, 0)) for d in base.values())
-    needed = sum(_tables(d.players, d.flights) for d in plans)
+    needed = _round_tables(rules, groups, {d.division: d.flights for d in plans}, pod_size)
     if tables is not None and needed > tables:
         notes.append(
             text(
@@ -228,12 +271,24 @@ def _structure(
 
 
 def _division(
-    rules: Ruleset, code: str, players: int, two_day: bool, announced: Announced | None
+    rules: Ruleset,
+    code: str,
+    players: int,
+    two_day: bool,
+    announced: Announced | None,
+    ages: AgeStructure | None,
 ) -> DivisionPlan:
+    """One division: the announced structure (its own where it has one), else the
+    shared structure (:func:`division_structure`), else its own row of the table."""
     rec = rules.recommend(players, two_day=two_day)
     rounds, cut, day2 = rec.rounds, rec.cut, rec.day2_rounds
+    if ages is not None:
+        group = next(g for g in ages.groups if code in g.counts)
+        rec = group.recommendation
+        (rounds, cut), day2 = ages.division(code), rec.day2_rounds
     if announced is not None:
         rounds, cut, day2 = announced.rounds, announced.cut, announced.day2_rounds
+        rounds, cut = (announced.divisions or {}).get(code, (rounds, cut))
     cut_rounds = rec.elimination_rounds if cut == rec.cut else _cut_rounds(rules, cut)
     if not rounds and not cut:  # single elimination only (P-RT-4 §3.2.2, P-RT-5 4–8)
         cut_rounds = rec.elimination_rounds or (players - 1).bit_length()
@@ -247,21 +302,48 @@ def _cut_rounds(rules: Ruleset, cut: int) -> int:
     return POD_CUT_ROUNDS.get(cut, 3) if rules.uses_pods else cut.bit_length() - 1
 
 
-def _tables(players: int, flights: int) -> int:
-    """Tables one round of a division takes: a match per two players, per flight."""
-    per_flight = -(-players // max(flights, 1))
-    return -(-per_flight // 2)
+def tables_for(rules: Ruleset, players: int, *, pod_size: int = POD_SIZE) -> int:
+    """Tables one round of ``players`` paired together takes: a match per two players
+    and no table for the bye (P-SW-8: 30 → 15, 31 → 15); pods: one table per pod
+    (MP-POD-1: 22 → 4×4 + 2×3 = 6). 0 for fewer than 2 players (issue 20, item 13)."""
+    if players < 2:
+        return 0
+    if rules.uses_pods:
+        try:
+            return len(pod_sizes(players, standard=pod_size))
+        except (PairingImpossible, ValueError):
+            return 1
+    return players // 2
+
+
+def _round_tables(
+    rules: Ruleset,
+    groups: Sequence[Mapping[str, int]],
+    flights: Mapping[str, int],
+    pod_size: int,
+) -> int:
+    """Tables a round of the schedule needs: every pairing group seated at once, a
+    flighted division one flight (its largest) at a time."""
+    total = 0
+    for group in groups:
+        count = max((flights.get(code, 0) for code in group), default=0)
+        players = sum(group.values())
+        total += tables_for(rules, -(-players // max(count, 1)), pod_size=pod_size)
+    return total
 
 
 def _flights(
-    rules: Ruleset, divisions: Mapping[str, DivisionPlan], tables: int | None
+    rules: Ruleset,
+    divisions: Mapping[str, DivisionPlan],
+    tables: int | None,
+    groups: Sequence[Mapping[str, int]],
+    pod_size: int,
 ) -> dict[str, int]:
     """Flights per division when the tables are too few (P-FL-1): the fewest flights of
     the largest flightable divisions that seat a round, or none when nothing helps."""
     if tables is None or not rules.features.flights:
         return {}
-    full = sum(_tables(d.players, 0) for d in divisions.values())
-    if full <= tables:
+    if _round_tables(rules, groups, {}, pod_size) <= tables:
         return {}
     allowed = [
         d
@@ -270,7 +352,7 @@ def _flights(
     ]
     for count in FLIGHT_COUNTS:
         chosen = {d.division: count for d in allowed if d.players // count >= FLIGHT_MIN_PLAYERS}
-        seats = sum(_tables(d.players, chosen.get(d.division, 0)) for d in divisions.values())
+        seats = _round_tables(rules, groups, chosen, pod_size)
         if chosen and seats <= tables:
             return chosen
     return {}
