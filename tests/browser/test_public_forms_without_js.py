@@ -50,3 +50,39 @@ def test_every_public_form_works_with_javascript_off(live_server, browser):
     regs[0].refresh_from_db()
     assert regs[0].dropped
     context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_check_in_forms_work_with_javascript_off(live_server, browser):
+    """The forms issue 20 added for players: "Check in" on the private page, and the door
+    page a QR code opens (player ID and birth year)."""
+    organiser = factories.user("olivia")
+    event = factories.event(by=organiser, checkin_step=True)
+    from tournaments import services
+
+    ana = services.registration_add(event=event, name="Ana Li", player_id="901", by=organiser)
+    bo = services.registration_add(
+        event=event, name="Bo Kim", player_id="902", birth_year=1990, by=organiser
+    )
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 390, "height": 844}, is_mobile=True
+    )
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    refused = []
+    phone.on("response", lambda r: refused.append(r.url) if r.status == 403 else None)
+
+    phone.goto(f"{live_server.url}/e/{event.slug}/p/{ana.report_token}/")
+    phone.locator("#player-checkin").get_by_role("button", name="Check in").click()
+    expect(phone.locator("#player-checkin")).to_contain_text("You are checked in (")
+
+    phone.goto(f"{live_server.url}/e/{event.slug}/checkin/")
+    phone.get_by_label("Player ID").fill("902")
+    phone.get_by_label("Birth year").fill("1990")
+    phone.get_by_role("button", name="Check in").click()
+    expect(phone.locator("#checked-in")).to_contain_text("Bo Kim, you are checked in.")
+    assert refused == []
+    ana.refresh_from_db()
+    bo.refresh_from_db()
+    assert ana.checked_in_at is not None and bo.checked_in_at is not None
+    context.close()

@@ -63,3 +63,20 @@ def test_standings_pairings_and_audit_csv_never_carry_a_formula(client, organise
         cells = {cell for row in rows_of(files[kind]) for cell in row}
         assert {f"'{name}" for name in NAMES} <= cells, kind
     assert "'=cmd|' /C calc'!A0" in {cell for row in rows_of(files["audit"]) for cell in row}
+
+
+def test_the_registration_preview_warns_about_a_cell_that_starts_a_formula(organiser):
+    """Issue 21, item 2: said before anything is saved; a plain name or id says nothing."""
+    event = factories.event(by=organiser)
+    text = "=SUM(A1:A9),1001\nAsh Ketchum,@2002\nMisty,3003"
+    preview = services.players_sheet_preview(event=event, text=text)
+    notes = [row.notes for row in preview.rows]
+    assert notes[0] == (
+        "“=SUM(A1:A9)” starts like a spreadsheet formula: exported CSV files write it as "
+        "text, never as a formula.",
+    )
+    assert notes[1] == (
+        "“@2002” starts like a spreadsheet formula: exported CSV files write it as text, "
+        "never as a formula.",
+    )
+    assert notes[2] == ()

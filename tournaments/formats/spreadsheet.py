@@ -27,6 +27,12 @@ def safe_cell(value: object) -> str:
     return text
 
 
+def starts_like_formula(value: str) -> bool:
+    """Whether a spreadsheet would run ``value`` as a formula (CWE-1236): the cells
+    :func:`safe_cell` writes as text. The registration preview warns about them."""
+    return safe_cell(value) != value
+
+
 def safe_rows(rows: Iterable[Iterable[object]]) -> list[list[str]]:
     """Every cell of ``rows`` through :func:`safe_cell`."""
     return [[safe_cell(cell) for cell in row] for row in rows]

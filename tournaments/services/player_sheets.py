@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from ..ages import division_for
 from ..errors import InvalidInput
 from ..formats.player_sheet import normalise, sheet_parse, year_of
+from ..formats.spreadsheet import starts_like_formula
 from ..models import Division, DivisionCode, Event, Registration
 from ..seasons import event_season
 from ..text import TextRefused, clean_name
@@ -150,6 +151,15 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
         notes: list[str] = []
         if r.turned:
             notes.append(f"Written “{r.cells[sheet.columns.get('name', 0)]}”: saved as {name}.")
+        for cell in (name, r.player_id):  # issue 21, item 2: said before anything is saved
+            if cell and starts_like_formula(cell):
+                notes.append(
+                    gettext(
+                        "“%(cell)s” starts like a spreadsheet formula: exported CSV files "
+                        "write it as text, never as a formula."
+                    )
+                    % {"cell": cell}
+                )
         if not r.name:
             problems.append("No name.")
         elif name_refused:
