@@ -361,3 +361,14 @@ def test_the_check_in_pages_speak_spanish(client, organiser):
     assert "Buscar un jugador" in page and "Toca para registrar" in page
     dashboard = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
     assert "0 de 2 jugadores registrados" in dashboard and "Lista de llegada" in dashboard
+
+
+def test_the_door_page_works_for_a_draft_event(client, organiser):
+    """Check-in comes before publishing: the door QR code of a draft opens its page."""
+    ev = age_event(organiser, {"masters": 1}, checkin_step=True)
+    ev.listing = "draft"
+    ev.save(update_fields=["listing"])
+    url = reverse("public:checkin", args=[ev.slug])
+    assert client.get(reverse("public:event", args=[ev.slug])).status_code == 404
+    right = client.post(url, {"player_id": "m000", "birth_year": "1990"})
+    assert right.status_code == 200 and "masters 00, you are checked in." in right.content.decode()

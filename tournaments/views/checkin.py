@@ -37,7 +37,6 @@ from ..services.checkin import (
     door_registration,
     self_checkin_open,
 )
-from .common import public_event_or_404
 from .player import _private, _registration
 
 LIST_TEMPLATE = "tournaments/staff/checkin.html"
@@ -123,8 +122,10 @@ class DoorCheckinForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def door_checkin(request: HttpRequest, slug: str) -> HttpResponse:
     """The page the door QR code opens: a player checks in with their player ID and
-    birth year while check-in is open. A refusal changes nothing and says what to do."""
-    event = public_event_or_404(request, slug)  # a draft's page is its staff's only
+    birth year while check-in is open. A refusal changes nothing and says what to do.
+    Open for a draft event too: check-in comes before the event is published, and the
+    page shows nothing but its name (a player's private link works for a draft alike)."""
+    event = get_object_or_404(Event, slug=slug)
     form = DoorCheckinForm(request.POST or None)
     done = None
     status = 200
