@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
@@ -125,15 +125,19 @@ def flights(request: HttpRequest, event: Event) -> HttpResponse:
     return redirect("staff:dashboard", event.slug)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @event_operator_required
 def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
     """Close check-in: fix the age mode, pairing groups, rounds and cuts (P-AGE-2 … P-AGE-6).
+    A GET (the confirmation page reloaded, its address opened) goes back to the
+    dashboard's check-in box, where closing starts again: nothing is closed by a GET.
 
     Issue 20, item 5: when players are not checked in (or dropped before round 1), the
     answer is a page listing them, whose button posts here again with their ids
     (``absent``) and ``confirm_absent``; closing then removes exactly them (the service
     refuses when the list changed meanwhile)."""
+    if request.method != "POST":
+        return redirect(reverse("staff:dashboard", args=[event.slug]) + "#checkin")
     form = CheckinCloseForm(request.POST, cuts=event.rules.allowed_cuts())
     confirmed = request.POST.get("confirm_absent") == "1"
     absentees = checkin_absentees(event) if form.is_valid() else []

@@ -372,3 +372,29 @@ def test_the_door_page_works_for_a_draft_event(client, organiser):
     assert client.get(reverse("public:event", args=[ev.slug])).status_code == 404
     right = client.post(url, {"player_id": "m000", "birth_year": "1990"})
     assert right.status_code == 200 and "masters 00, you are checked in." in right.content.decode()
+
+
+def test_a_player_added_after_check_in_closed_is_present_and_counted(organiser):
+    """Found on a newcomer's walk: a late entry at the desk was paired but counted absent
+    (and would have been removed by closing check-in again)."""
+    ev = factories.event_with_players(4, by=organiser, checkin_step=True)
+    tick(ev, organiser, ["Player 001", "Player 002", "Player 003", "Player 004"])
+    checkin_close(event=ev, by=organiser)
+    late = services.registration_add(event=ev, name="Late Comer", by=organiser)
+    late.refresh_from_db()
+    assert late.checked_in_at is not None and late.checked_in_by == organiser
+    assert checkin_absentees(ev) == []
+    before = services.registration_add(
+        event=factories.event(by=organiser), name="Early", by=organiser
+    )
+    assert before.checked_in_at is None  # check-in still open there: ticked at the desk
+
+
+def test_reloading_the_close_confirmation_goes_back_to_the_dashboard(client, organiser):
+    ev = factories.event_with_players(2, by=organiser, checkin_step=True)
+    client.force_login(organiser)
+    response = client.get(reverse("staff:checkin_close", args=[ev.slug]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("staff:dashboard", args=[ev.slug]) + "#checkin"
+    ev.refresh_from_db()
+    assert ev.checkin_closed_at is None

@@ -87,3 +87,20 @@ def test_nobody_drops_once_the_event_is_finished(client, organiser):
     assert reverse("public:player_drop", args=[event.slug, reg.report_token]).encode() not in page
     reg.refresh_from_db()
     assert not reg.dropped
+
+
+def test_a_same_name_player_is_told_apart_in_the_answer_and_on_their_page(client, organiser):
+    """Found on a newcomer's walk: "Noah Williams is back in the event." did not say which
+    one, nor did the heading of each one's private page."""
+    event = factories.event(by=organiser)
+    noah = [
+        services.registration_add(event=event, name="Noah Williams", player_id=pid, by=organiser)
+        for pid in ("3100009", "3100010")
+    ]
+    services.registration_drop(registration=noah[0], by=organiser)
+    client.force_login(organiser)
+    url = reverse("staff:player_reinstate", args=[event.slug, noah[0].pk])
+    page = client.post(url, follow=True).content.decode()
+    assert "Noah Williams #0009 is back in the event." in page
+    mine = client.get(reverse("public:player", args=[event.slug, noah[1].report_token]))
+    assert "<h1><bdi>Noah Williams #0010</bdi></h1>" in mine.content.decode()

@@ -101,6 +101,9 @@ def test_the_invited_person_makes_an_account_and_becomes_staff(client, event8, o
     page = client.get(url)
     assert page.status_code == 200 and page["Referrer-Policy"] == "same-origin"
     assert 'value="kim@example.org"' in page.content.decode()  # the e-mail offered as username
+    assert re.search(
+        r"The link works once, until \d+ \w+ \d{4}, \d\d:\d\d\.<", page.content.decode()
+    )
     too_short = client.post(url, {"username": "kim", "password1": "short", "password2": "short"})
     assert "This password is too short" in too_short.content.decode()
     assert not get_user_model().objects.filter(username="kim").exists()

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from pairings.engine.flights import late_flight
@@ -75,6 +76,9 @@ def players_register(
     ``override``; True/False: as given, no losses. Returns the registrations in the
     order of ``entries``. Raises InvalidInput, naming the pasted line where there is one.
 
+    A player added once check-in is closed is present (``checked_in_at``: they are at
+    the desk; issue 20), so the check-in counts and the age plan include them.
+
     Names go through the one text rule for names (``tournaments.text.clean_name``, issue
     21 item 3) and are saved normalised; a refused name raises ``TextRefused`` (an
     InvalidInput) naming the line ("Line 3, name: …") or the field ("Name: …").
@@ -82,7 +86,7 @@ def players_register(
     entries = [replace(e, name=clean_name(e.name, _name_field(e))) for e in entries]
     # The event row serialises registrations: generated ids and flight sizes are counted
     # from what is already saved.
-    Event.objects.select_for_update().only("pk").get(pk=event.pk)
+    locked = Event.objects.select_for_update().only("pk", "checkin_closed_at").get(pk=event.pk)
     _refuse_registered(event, entries)
     draws = _flight_draws([e.division for e in entries])
     started = _started_rounds(event)
@@ -96,6 +100,8 @@ def players_register(
     if standalone_bracket(event):
         _se_late_entry(event, {g.pk for g in groups}, by)
     regs = _insert(event, entries, [flight for flight, _ in draws], behind, late)
+    if locked.checkin_closed_at is not None:
+        _present(regs, by)
     if late is None:
         _late_entry_losses(regs, behind)
     _audit_added(event, regs, [draw for _, draw in draws], by)
@@ -133,6 +139,17 @@ def _insert(
         )
         for e, player, flight, rounds in zip(entries, players, flights, behind, strict=True)
     )
+
+
+def _present(regs: list[Registration], by: Any) -> None:
+    """Mark ``regs`` checked in now, by ``by`` (a user, or None for the system)."""
+    now = timezone.now()
+    user = by if getattr(by, "pk", None) is not None else None
+    Registration.objects.filter(pk__in=[r.pk for r in regs]).update(
+        checked_in_at=now, checked_in_by=user
+    )
+    for r in regs:
+        r.checked_in_at, r.checked_in_by = now, user
 
 
 def _refuse_registered(event: Event, entries: list[NewPlayer]) -> None:

@@ -146,8 +146,8 @@ def round_seats_swap(
     table (that would seat a player against themselves), a player not paired in this
     round (another pairing group's player says so), a late-entry loss; with
     RoundStateError once the round has started (P-POST-2) or for a bracket round.
-    The two tables' "why" is marked "manual change" and their rematch flag is computed
-    again; the round's pairing notes (shown on "Why these pairings") get "Manual change
+    The two tables' "why" becomes "manual change" (the engine's reason, "same record",
+    no longer holds) and their rematch flag is computed again; the round's pairing notes (shown on "Why these pairings") get "Manual change
     by <user>: swapped A (table 3) and B (table 5)."; one ``round.swap`` audit row holds
     both tables before and after, and ``reason``. The public pages are rebuilt when the
     round is published. Returns the round.
@@ -182,9 +182,9 @@ def round_seats_swap(
         m.pk: m for m in Match.objects.select_for_update().filter(pk__in=[a.match_id, b.match_id])
     }
 
-    def tables() -> list[list[Any]]:
+    def tables() -> list[list[Any]]:  # names, as people read the audit trail
         return [
-            [m.table, [s.registration.external_id for s in seats_of(m)]]
+            [m.table, [s.registration.player.name for s in seats_of(m)]]
             for m in (matches[a.match_id], matches[b.match_id])
         ]
 
@@ -199,8 +199,7 @@ def round_seats_swap(
         ids = set(m.seats.values_list("registration_id", flat=True))
         m.rematch = len(ids) > 1 and _met_before(rnd, ids)
         m.pair_down = False
-        if "manual change" not in m.why:
-            m.why = "; ".join(p for p in (m.why, "manual change") if p)[:200]
+        m.why = "manual change"  # the engine's reason no longer holds for these players
         m.save(update_fields=["rematch", "pair_down", "why"])
     names = (a.registration.player.name, b.registration.player.name)
     note = (
@@ -279,7 +278,12 @@ def round_table_move(
         other.table = None
         other.save(update_fields=["table"])
     m.table = table
-    m.save(update_fields=["table"])
+    m.why = (
+        m.why
+        if "manual change" in m.why
+        else "; ".join(p for p in (m.why, "manual change") if p)[:200]
+    )
+    m.save(update_fields=["table", "why"])
     if other is not None:
         other.table = was
         other.save(update_fields=["table"])

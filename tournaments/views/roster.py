@@ -21,6 +21,7 @@ from ..errors import MatchslipError
 from ..forms import DisqualifyForm, DropForm, EventEditForm, PlayerEditForm
 from ..models import AuditEvent, Event, Registration
 from ..permissions import event_operator_required, event_staff_required
+from ..selectors.names import registration_name
 
 
 def _registration(event: Event, registration_id: int) -> Registration:
@@ -94,7 +95,7 @@ def player_detail(request: HttpRequest, event: Event, registration_id: int) -> H
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, gettext("Saved %(name)s.") % {"name": reg.player.name})
+            messages.success(request, gettext("Saved %(name)s.") % {"name": registration_name(reg)})
             return redirect("staff:player", event.slug, reg.pk)
     return _player_page(request, event, reg, edit=form)
 
@@ -115,7 +116,7 @@ def player_disqualify(request: HttpRequest, event: Event, registration_id: int) 
             form.add_error(None, str(e))
         else:
             messages.success(
-                request, gettext("%(name)s is disqualified.") % {"name": reg.player.name}
+                request, gettext("%(name)s is disqualified.") % {"name": registration_name(reg)}
             )
             return redirect("staff:player", event.slug, reg.pk)
     return _player_page(request, event, reg, disqualify=form)

@@ -63,6 +63,7 @@ from ..selectors import (
     registrations_for_staff,
     round_for_staff,
 )
+from ..selectors.names import registration_name
 from ..selectors.reports import reports_for_round
 from .clock import clock_context
 from .common import event_match_or_404, int_param, wants_fragment
@@ -223,7 +224,7 @@ def player_add(request: HttpRequest, event: Event) -> HttpResponse:
         except MatchslipError as e:
             form.add_error(None, str(e))
         else:
-            text = gettext("Added %(name)s.") % {"name": reg.player.name}
+            text = gettext("Added %(name)s.") % {"name": registration_name(reg)}
             if reg.late:
                 losses = reg.seats.count()
                 text += " " + ngettext(
@@ -309,7 +310,7 @@ def player_division(request: HttpRequest, event: Event, registration_id: int) ->
         messages.success(
             request,
             gettext("%(name)s is now %(code)s.")
-            % {"name": reg.player.name, "code": reg.division.get_code_display()},
+            % {"name": registration_name(reg), "code": reg.division.get_code_display()},
         )
     return redirect("staff:players", event.slug)
 
@@ -331,7 +332,7 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
         messages.success(
             request,
             gettext("%(name)s dropped after round %(dropped_after_round)s.")
-            % {"name": reg.player.name, "dropped_after_round": reg.dropped_after_round},
+            % {"name": registration_name(reg), "dropped_after_round": reg.dropped_after_round},
         )
     return redirect("staff:players", event.slug)
 
@@ -352,7 +353,7 @@ def player_reinstate(request: HttpRequest, event: Event, registration_id: int) -
         messages.error(request, str(e))
     else:
         messages.success(
-            request, gettext("%(name)s is back in the event.") % {"name": reg.player.name}
+            request, gettext("%(name)s is back in the event.") % {"name": registration_name(reg)}
         )
     return redirect("staff:players", event.slug)
 
