@@ -351,6 +351,10 @@ def test_round_page_asks_for_the_reason_then_overrides(client, agreed, organiser
     assert "Both players reported Player 001 wins. Override?" in page
     assert '<input type="hidden" name="result" value="p2">' in page
     assert 'name="reason" required' in page
+    assert "Type the reason" not in page  # not yet answered
+    blank = client.post(url, {**slip, "reason": "   "}, HTTP_HX_REQUEST="true")
+    assert blank.status_code == 409  # answered with spaces only: said, nothing changes
+    assert "Type the reason: their result is kept until you do." in blank.content.decode()
     m.refresh_from_db()
     assert m.winner_id == ash.pk
     done = client.post(url, {**slip, "reason": "Judge ruling"}, HTTP_HX_REQUEST="true")

@@ -536,7 +536,9 @@ def override_response(
         if name not in ("csrfmiddlewaretoken", "reason")
         for value in request.POST.getlist(name)
     ]
-    ask = {"message": str(override), "agreed": override.agreed, "fields": fields}
+    # The question answered with a blank reason: said, not just asked again.
+    blank = "reason" in request.POST
+    ask = {"message": str(override), "agreed": override.agreed, "fields": fields, "blank": blank}
     if request.htmx:
         return slip_response(request, event, match, "", 409, override=ask)
     view, _ = match_for_staff(match.pk)
