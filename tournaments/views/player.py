@@ -37,6 +37,7 @@ from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm
 from ..models import Match, Registration, RoundStatus, SelfReportMode
 from ..selectors import ELIMINATION_PHASES
+from ..selectors.names import twin_exists
 from ..selectors.reports import page_for_player, standing_for_player
 from ..services.checkin import self_checkin_open
 from .common import wants_fragment
@@ -47,8 +48,12 @@ TEMPLATE = "tournaments/public/player.html"
 
 
 def _registration(slug: str, token: str) -> Registration:
+    """The registration of a private link, with ``name_twin`` (another player of the
+    event has its name: the heading tells them apart, in the same query), or 404."""
     return get_object_or_404(
-        Registration.objects.select_related("player", "event", "division"),
+        Registration.objects.select_related("player", "event", "division").annotate(
+            name_twin=twin_exists()
+        ),
         event__slug=slug,
         report_token=token,
     )
