@@ -110,7 +110,8 @@ def test_phones_kept_open_follow_two_rounds_to_the_final_standings(live_server, 
     contexts.append(ctx)
     ctx, standings = open_phone(browser, f"{phone_base}/standings/", errors=errors)
     contexts.append(ctx)
-    expect(elena.locator("#report")).to_contain_text("not seated in a posted round yet")
+    expect(elena.locator("#report")).to_contain_text("reported here once your round has started")
+    expect(elena.locator("#my-table")).to_contain_text("You are not seated in the current round.")
     expect(pablo.locator("html")).to_have_attribute("lang", "es")
 
     # Round 1 is paired table by table in registration order (Player 001 meets 002), then

@@ -101,3 +101,12 @@ def test_no_standings_yet_shows_no_place(client, event8):
     reg = event8.registrations.first()
     assert standing_for_player(reg) is None
     assert 'id="standing"' not in _body(client, reg)
+
+
+def test_before_round_1_the_page_says_not_seated_once(client, event8):
+    """Found on a newcomer's walk: the table box and the report box both said it."""
+    reg = event8.registrations.order_by("pk").first()
+    page = client.get(reverse("public:player", args=[event8.slug, reg.report_token]))
+    body = page.content.decode()
+    assert body.count("not seated") == 1
+    assert "Your result is reported here once your round has started." in body
