@@ -15,6 +15,7 @@ from pairings.checkin_services import checkin_close
 from pairings.services import round_pair
 from rulesets import get_ruleset
 from tests import factories
+from tests.pairings.test_age_divisions import AGES, age_event
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import Event, EventStatus, RoundStatus, StaffRole
@@ -263,25 +264,11 @@ def test_staff_help_is_for_the_events_staff_only(client, organiser):
 
 # --- issue 20, item 13: one structure on every page, the one check-in applies ----------
 
-AGES = {"junior": "junior", "senior": "senior", "masters": "masters"}
-BORN = {"junior": 2016, "senior": 2012, "masters": 1990}  # season ending 2026
-
 
 def _age_event(organiser, counts: dict[str, int], **kwargs) -> Event:
     """A Pokémon event with Junior, Senior and Masters announced as a newcomer would
     from the 30 players in total (5 rounds, top 8) and ``counts`` players registered."""
-    kwargs = {"swiss_rounds": 5, "top_cut_size": 8, "season_year": 2026} | kwargs
-    ev = factories.event(by=organiser, divisions=dict(AGES), **kwargs)
-    for code, n in counts.items():
-        for i in range(n):
-            services.registration_add(
-                event=ev,
-                name=f"{code} {i:02d}",
-                birth_year=BORN[code],
-                division=ev.divisions.get(code=code),
-                by=organiser,
-            )
-    return ev
+    return age_event(organiser, counts, **({"swiss_rounds": 5, "top_cut_size": 8} | kwargs))
 
 
 def _structures(event: Event) -> dict[str, tuple[int, int]]:

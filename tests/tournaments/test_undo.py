@@ -48,6 +48,20 @@ def win_all(rnd: Round, by) -> None:
         )
 
 
+def juniors_and_masters(organiser, each: int):
+    """An event with Junior and Masters paired apart, ``each`` players in each (``junior
+    0``…, ``masters 0``…): ``(event, juniors, masters)``, registrations in order."""
+    ev = factories.event(by=organiser, divisions={"junior": "junior", "masters": "masters"},
+                         season_year=2026)  # fmt: skip
+    for code, year in (("junior", 2016), ("masters", 1990)):
+        for i in range(each):
+            services.registration_add(event=ev, name=f"{code} {i}", birth_year=year,
+                                      division=ev.divisions.get(code=code), by=organiser)  # fmt: skip
+    juniors = list(ev.registrations.filter(division__code="junior").order_by("pk"))
+    masters = list(ev.registrations.filter(division__code="masters").order_by("pk"))
+    return ev, juniors, masters
+
+
 # --- 1. discard a paired round -----------------------------------------------------------
 
 
@@ -192,14 +206,7 @@ def test_a_swap_is_refused_once_the_round_started(organiser, event8):
 
 
 def test_players_of_two_pairing_groups_are_never_swapped(organiser):
-    ev = factories.event(by=organiser, divisions={"junior": "junior", "masters": "masters"},
-                         season_year=2026)  # fmt: skip
-    for code, year in (("junior", 2016), ("masters", 1990)):
-        for i in range(2):
-            services.registration_add(event=ev, name=f"{code} {i}", birth_year=year,
-                                      division=ev.divisions.get(code=code), by=organiser)  # fmt: skip
-    juniors = list(ev.registrations.filter(division__code="junior").order_by("pk"))
-    masters = list(ev.registrations.filter(division__code="masters").order_by("pk"))
+    ev, juniors, masters = juniors_and_masters(organiser, 2)
     rj = factories.round_in_order(ev, by=organiser, group="junior", regs=juniors, status="paired")
     factories.round_in_order(ev, by=organiser, group="masters", regs=masters, status="paired")
     with pytest.raises(InvalidInput, match="masters 0 plays in .*never swapped"):
@@ -253,14 +260,7 @@ def test_moving_a_table_to_a_free_number_and_trading_with_a_used_one(client, org
 
 
 def test_a_move_is_refused_when_it_cannot_be_done_and_changes_nothing(organiser):
-    ev = factories.event(by=organiser, divisions={"junior": "junior", "masters": "masters"},
-                         season_year=2026)  # fmt: skip
-    for code, year in (("junior", 2016), ("masters", 1990)):
-        for i in range(4):
-            services.registration_add(event=ev, name=f"{code} {i}", birth_year=year,
-                                      division=ev.divisions.get(code=code), by=organiser)  # fmt: skip
-    masters = list(ev.registrations.filter(division__code="masters").order_by("pk"))
-    juniors = list(ev.registrations.filter(division__code="junior").order_by("pk"))
+    ev, juniors, masters = juniors_and_masters(organiser, 4)
     rm = factories.round_in_order(ev, by=organiser, group="masters", regs=masters, status="paired")
     rj = factories.round_in_order(ev, by=organiser, group="junior", regs=juniors, status="paired")
     junior_tables = set(rj.matches.values_list("table", flat=True))
