@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "tournaments",
     "pairings",
     "standings",
+    "interchange",
 ]
 
 MIDDLEWARE = [
@@ -154,7 +155,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.runs_sweep",
         "schedule": 20.0,  # seconds
         "options": {"expires": 20},  # a sweep nobody ran in time is skipped, not piled up
-    }
+    },
+    "import-jobs-sweep": {
+        "task": "interchange.tasks.import_jobs_sweep",
+        "schedule": 20.0,  # seconds
+        "options": {"expires": 20},
+    },
 }
 
 AUTHENTICATION_BACKENDS = [
@@ -189,7 +195,7 @@ AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 
 # The one upload limit (issue 21, item 9): the largest file an upload page or an import
-# command takes (``tournaments.formats.checks.MAX_FILE_BYTES``) and the largest request
+# command takes (``interchange.formats.checks.MAX_FILE_BYTES``) and the largest request
 # body, refused from its Content-Length before it is read (``config.middleware.
 # UploadLimitMiddleware``, 413). deploy/nginx.conf's ``client_max_body_size`` must say the
 # same (tests/deployment/test_upload_limit.py compares them).
@@ -207,8 +213,8 @@ elif DEBUG:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="matchslip@localhost")
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 
-# HTTPS, all opt-in (see README, Configuration): `manage.py check --deploy` passes with
-# them set as the README's production example does.
+# HTTPS, all opt-in (docs/operations.md, Configuration): `manage.py check --deploy` passes
+# with them set as its production example does.
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)

@@ -2,7 +2,7 @@
 
 Each app lists its own pages (``<app>/urls_public.py``, ``<app>/urls_staff.py``); they
 are joined here into the two namespaces, ``public`` and ``staff``, so ``tournaments``
-never imports ``pairings`` or ``standings`` (STYLE.md, "Dependencies point one way").
+never imports ``pairings``, ``standings`` or ``interchange`` (docs/style.md, "Dependencies point one way").
 """
 
 from django.contrib import admin
@@ -11,6 +11,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+import interchange.urls_staff
 import pairings.urls_staff
 import standings.urls_public
 import standings.urls_staff
@@ -22,6 +23,7 @@ staff_patterns = [
     *tournaments.urls_staff.urlpatterns,
     *pairings.urls_staff.urlpatterns,
     *standings.urls_staff.urlpatterns,
+    *interchange.urls_staff.urlpatterns,
 ]
 public_patterns = [
     *tournaments.urls_public.urlpatterns,

@@ -1,15 +1,17 @@
-"""Dependencies point one way (issue 10, README "Layout"): pure engines at the bottom,
-then ``tournaments``, then ``standings``, then ``pairings``.
+"""Dependencies point one way (docs/architecture.md, "Layers"): pure engines at the
+bottom, then ``tournaments``, then ``standings``, then ``pairings``, then ``interchange``
+(the file formats, which build events and read standings and pairings).
 
 Reads every module of the apps with ``ast`` (no import is run) and fails on:
 
-* ``standings`` importing ``pairings`` (its engine included);
-* ``tournaments`` importing ``standings`` or ``pairings`` other than their pure engines;
+* an app importing an app of a higher layer (``standings`` importing ``pairings``, its
+  engine included; anything importing ``interchange``), other than a lower app importing
+  the pure engines of ``pairings`` or ``standings`` (``tournaments`` may use them);
 * an engine (``pairings/engine``, ``standings/engine``, ``rulesets``) importing Django or
   any app module other than a pure engine;
-* an import of an app module inside a function to dodge a cycle: between apps anywhere,
-  within the app in ``standings`` and ``pairings``. ``AppConfig.ready`` is where Django
-  wires apps at start-up and is the one place allowed.
+* an import of an app module inside a function, in any app: it dodges a cycle or hides a
+  dependency. ``AppConfig.ready`` is where Django wires apps at start-up and is the one
+  place allowed.
 No database.
 """
 
@@ -22,9 +24,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("tournaments", "standings", "pairings", "rulesets")
+APPS = ("tournaments", "standings", "pairings", "interchange", "rulesets")
 ENGINES = ("pairings.engine", "standings.engine", "rulesets")
-LAYER = {"tournaments": 1, "standings": 2, "pairings": 3}
+LAYER = {"tournaments": 1, "standings": 2, "pairings": 3, "interchange": 4}
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,14 @@ def violations(imports: list[Import]) -> list[str]:
         to_engine = any(_within(imp.target, e) for e in ENGINES)
         if engine and (target == "django" or (target in APPS and not to_engine)):
             out.append(f"{imp}: an engine imports only the standard library and engines")
-        elif source == "standings" and target == "pairings":
-            out.append(f"{imp}: standings never imports pairings")
-        elif source == "tournaments" and target in ("standings", "pairings") and not to_engine:
-            out.append(f"{imp}: tournaments imports neither standings nor pairings")
-        dodge = target != source or source in ("standings", "pairings")
-        if imp.in_function and not imp.in_ready and target in APPS and dodge:
+        elif source in LAYER and target in LAYER and LAYER[target] > LAYER[source]:
+            if source == "standings" and target == "pairings":
+                out.append(f"{imp}: standings never imports pairings")
+            elif target == "interchange":
+                out.append(f"{imp}: nothing below interchange imports it")
+            elif not to_engine:
+                out.append(f"{imp}: tournaments imports neither standings nor pairings")
+        if imp.in_function and not imp.in_ready and target in APPS:
             out.append(f"{imp}: an import inside a function dodges a cycle")
     return out
 
@@ -120,6 +124,7 @@ def test_dependencies_point_one_way() -> None:
 def test_every_app_is_read() -> None:
     names = {module for module, _ in app_modules()}
     assert {"standings.services", "pairings.services", "tournaments.procedures"} <= names
+    assert {"interchange.services.imports", "interchange.formats.tdf"} <= names
     assert "pairings.procedures.top_cut" in names
 
 
@@ -137,14 +142,25 @@ def test_every_app_is_read() -> None:
             ["standings never imports pairings", "an import inside a function dodges a cycle"],
         ),
         (
-            "tournaments.services.imports",
+            "tournaments.services.rounds",
             "def f():\n    from pairings import procedures\n",
             [
                 "tournaments imports neither standings nor pairings",
                 "an import inside a function dodges a cycle",
             ],
         ),
-        ("tournaments.formats.tdf_event", "from standings.engine.day2 import day2_cut\n", []),
+        ("interchange.formats.tdf_event", "from standings.engine.day2 import day2_cut\n", []),
+        ("interchange.services.imports", "from pairings.procedures import event_done\n", []),
+        (
+            "tournaments.services.rounds",
+            "from interchange.services.imports import event_import\n",
+            ["nothing below interchange imports it"],
+        ),
+        (
+            "standings.services",
+            "from interchange.formats.tdf import parse_tdf\n",
+            ["nothing below interchange imports it"],
+        ),
         (
             "pairings.engine.swiss",
             "from django.db import models\n",
@@ -162,7 +178,11 @@ def test_every_app_is_read() -> None:
             ["an import inside a function dodges a cycle"],
         ),
         ("pairings.services", "from standings.services import division_swiss_order\n", []),
-        ("tournaments.services.pod_results", "def f():\n    from .corrections import x\n", []),
+        (
+            "tournaments.services.pod_results",
+            "def f():\n    from .corrections import x\n",
+            ["an import inside a function dodges a cycle"],
+        ),
         (
             "pairings.apps",
             "class C:\n    def ready(self):\n        from tournaments import x\n",

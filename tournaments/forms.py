@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 import rulesets
 from rulesets import RULESETS, Ruleset, get_ruleset
+from rulesets.penalties import infraction_named
 
 from .groups import age_order
 from .identities import POP_ID_LENGTH, SANCTION_ID_LENGTH, pop_id_problem, sanction_id_problem
@@ -27,13 +28,29 @@ from .models import (
 from .selectors.names import registration_name, with_shown_names
 from .text import TextRefused, clean_name
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+_F = TypeVar("_F", bound=forms.Field)
+
+
+def form_field(form: forms.BaseForm, name: str, kind: type[_F]) -> _F:
+    """``form``'s own copy of its field ``name``, as the ``kind`` of field it was declared
+    (``form.fields`` holds plain ``Field`` values to a type checker), to set its choices or
+    queryset per form. Raises TypeError when the field is of another kind."""
+    field = form.fields[name]
+    if not isinstance(field, kind):
+        raise TypeError(f"{type(form).__name__}.{name} is a {type(field).__name__}")
+    return field
+
+
 # Every cut size some ruleset plays; EventForm.clean keeps each ruleset to its own.
 TOP_CUT_CHOICES = [(0, "No top cut")] + [
     (n, f"Top {n}") for n in sorted({c for r in RULESETS.values() for c in r.cuts})
 ]
 
 # How the age divisions are paired: {division code: pod} (P-AGE-2, P-AGE-3, P-AGE-6).
-DIVISION_LAYOUTS: dict[str, tuple[str, dict[str, str]]] = {
+DIVISION_LAYOUTS: dict[str, tuple[StrOrPromise, dict[str, str]]] = {
     "open": (_("One open division (no age divisions)"), {DivisionCode.OPEN: "open"}),
     "age": (
         _("Junior, Senior, Masters: apart or age-modified, decided when check-in closes"),
@@ -230,11 +247,12 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["division"].queryset = event.divisions.order_by(age_order())
+        division = form_field(self, "division", forms.ModelChoiceField)
+        division.queryset = event.divisions.order_by(age_order())
         if event.divisions.count() < 2:
-            self.fields["division"].widget = forms.HiddenInput()
+            division.widget = forms.HiddenInput()
         elif event.rules.features.age_divisions:
-            self.fields["division"].empty_label = _("By birth year")
+            division.empty_label = _("By birth year")
         if not event.awards_championship_points:
             del self.fields["override_late_entry"]
         if not event.rules.features.age_divisions:  # the birth year only sets the division
@@ -254,7 +272,8 @@ class DivisionForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["division"].queryset = event.divisions.order_by(age_order())
+        division = form_field(self, "division", forms.ModelChoiceField)
+        division.queryset = event.divisions.order_by(age_order())
 
 
 class FirstTableForm(forms.Form):
@@ -272,7 +291,7 @@ class CheckinCloseForm(forms.Form):
 
     swiss_rounds = forms.IntegerField(min_value=1, max_value=20, required=False)
     top_cut = forms.TypedChoiceField(
-        choices=[("", _("Recommended"))] + TOP_CUT_CHOICES,
+        choices=[("", _("Recommended")), *TOP_CUT_CHOICES],
         coerce=int,
         empty_value=None,
         required=False,
@@ -283,12 +302,15 @@ class CheckinCloseForm(forms.Form):
         super().__init__(*args, **kwargs)
         if cuts is not None:
             allowed = [(n, label) for n, label in TOP_CUT_CHOICES if n in cuts]
-            self.fields["top_cut"].choices = [("", "Recommended"), *allowed]
+            form_field(self, "top_cut", forms.TypedChoiceField).choices = [
+                ("", "Recommended"),
+                *allowed,
+            ]
 
 
 class EventFileForm(forms.Form):
     """An event file to import (TOM, event JSON, WER, melee.gg) and its format; no
-    format means "tell from the file" (``services.import_jobs.import_format_guess``)."""
+    format means "tell from the file" (``interchange.services.import_jobs.import_format_guess``)."""
 
     file = forms.FileField(label=_("Event file"))
     format = forms.ChoiceField(
@@ -418,20 +440,60 @@ class RegistrationChoiceField(forms.ModelChoiceField):
         return registration_name(obj)
 
 
+OTHER_INFRACTION = "other"
+
+
 class PenaltyForm(forms.Form):
-    """A penalty note: the player, the round, the penalty and the infraction."""
+    """A penalty note: the player, the round, the penalty and the infraction.
+
+    Issue 23, item 6: when the event's ruleset names its infractions
+    (``Ruleset.infractions``), ``infraction`` is a choice among them, grouped by
+    category (a listed name in any spelling is taken as listed), or "Other" with the
+    name typed in ``infraction_other``; otherwise it is typed. ``cleaned_data`` then
+    holds the name in ``infraction`` only.
+    """
 
     registration = RegistrationChoiceField(queryset=Registration.objects.none(), label=_("Player"))
     round_number = forms.IntegerField(min_value=1, required=False, label=_("Round"))
     kind = forms.ChoiceField(choices=PenaltyKind.choices, label=_("Penalty"))
-    infraction = forms.CharField(max_length=200)
+    infraction = forms.CharField(max_length=200, label=_("Infraction"))
+    infraction_other = forms.CharField(
+        max_length=200, required=False, label=_("Other infraction (if not listed)")
+    )
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["registration"].queryset = with_shown_names(
+        form_field(self, "registration", forms.ModelChoiceField).queryset = with_shown_names(
             Registration.objects.filter(event=event), event.pk
         )
+        self.listed = event.rules.infractions
+        if self.listed:
+            groups: dict[str, list[tuple[str, Any]]] = {}
+            for i in self.listed:
+                label = f"{i.section} {_(i.name)}" if i.section else _(i.name)
+                groups.setdefault(i.category, []).append((i.name, label))
+            choices: list[Any] = [("", _("Choose the infraction"))]
+            choices += [(_(category), names) for category, names in groups.items()]
+            choices.append((OTHER_INFRACTION, _("Other (type it below)")))
+            self.fields["infraction"].widget = forms.Select(choices=choices)
+        else:
+            del self.fields["infraction_other"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.listed or "infraction" not in data:
+            return data
+        chosen, other = data["infraction"], data.pop("infraction_other", "").strip()
+        if chosen == OTHER_INFRACTION:
+            if not other:
+                self.add_error("infraction_other", _("Type the infraction."))
+            data["infraction"] = other
+        elif (known := infraction_named(self.listed, chosen)) is not None:
+            data["infraction"] = known.name
+        else:
+            self.add_error("infraction", _("Choose one of the infractions, or Other."))
+        return data
 
 
 class AuditFilterForm(forms.Form):
@@ -445,17 +507,24 @@ class AuditFilterForm(forms.Form):
         self, *args: Any, rounds: list[int], players: list[Any], people: list[Any], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [("", _("Any round"))] + [
-            (n, _("Round %(number)s") % {"number": n}) for n in rounds
+        form_field(self, "round", forms.TypedChoiceField).choices = [
+            ("", _("Any round")),
+            *((n, _("Round %(number)s") % {"number": n}) for n in rounds),
         ]
-        self.fields["player"].choices = [("", _("Any player"))] + players
-        self.fields["person"].choices = [("", _("Anyone"))] + people
+        form_field(self, "player", forms.TypedChoiceField).choices = [
+            ("", _("Any player")),
+            *players,
+        ]
+        form_field(self, "person", forms.ChoiceField).choices = [("", _("Anyone")), *people]
 
 
 #: Quick game-score buttons of a best-of-3 match slip (M-MATCH-1): games won by the
 #: first player, by the second, drawn games. Pages label them by the winner
 #: (``templatetags.matchslip.quick_scores``: "Ann 2-1", "Draw 1-1-1").
 QUICK_SCORES = ("2-0-0", "2-1-0", "1-2-0", "0-2-0", "1-1-1", "0-0-3")
+#: The same for a best-of-1 Magic event (``match_length``, issue 24 item 3): a won game
+#: either way, or a drawn one (also the intentional draw).
+QUICK_SCORES_BO1 = ("1-0-0", "0-1-0", "0-0-1")
 
 
 class GameScoreForm(forms.Form):
@@ -664,7 +733,7 @@ class EventEditForm(forms.Form):
         if not rounds:
             del self.fields["swiss_rounds"], self.fields["was_swiss_rounds"]
         elif floor:
-            self.fields["swiss_rounds"].min_value = floor
+            form_field(self, "swiss_rounds", forms.IntegerField).min_value = floor
             self.fields["swiss_rounds"].widget.attrs["min"] = floor
             self.fields["swiss_rounds"].help_text = _(
                 "Round %(number)s is paired: at least %(number)s."

@@ -13,7 +13,6 @@ ordering in ``standings``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
@@ -83,22 +82,3 @@ def group_stages(event: Any, group: PairingGroup) -> tuple[Stage, ...]:
         stages.append(Stage.FLIGHTS)
     stages.append(Stage.TOP_CUT)
     return tuple(stages)
-
-
-_groups_done: Callable[[Any], bool] | None = None
-
-
-def groups_done_reader(reader: Callable[[Any], bool]) -> None:
-    """Install the pairing layer's answer to "is every pairing group of this event done?"
-    (``pairings.procedures.event_done``). Called once by ``pairings.apps`` when the app
-    loads: ``tournaments`` sits below ``pairings`` and never imports it."""
-    global _groups_done
-    _groups_done = reader
-
-
-def groups_done(event: Any) -> bool:
-    """True when no pairing group of ``event`` has anything left to pair or enter, as the
-    pairing layer's procedures say. Raises RuntimeError before the pairing app is loaded."""
-    if _groups_done is None:
-        raise RuntimeError("The pairings app is not loaded: INSTALLED_APPS must list it.")
-    return _groups_done(event)

@@ -1,9 +1,8 @@
-"""Celery tasks of ``tournaments``: thin, idempotent (STYLE.md §4)."""
+"""Celery tasks of ``tournaments``: thin, idempotent (docs/style.md §4)."""
 
 from celery import shared_task
 
 from .public_pages import public_pages_build as public_pages_build_service
-from .services.import_jobs import import_job_execute, import_jobs_sweep
 from .services.runs import runs_sweep as runs_sweep_service
 
 
@@ -11,16 +10,8 @@ from .services.runs import runs_sweep as runs_sweep_service
 def runs_sweep() -> None:
     """Re-send or fail background runs the broker or a worker lost (Celery beat, every
     20 s: ``CELERY_BEAT_SCHEDULE``). Acknowledged at once: a lost sweep is replaced by the
-    next one. Import jobs are swept too (``services.import_jobs.import_jobs_sweep``)."""
+    next one. Import jobs have their own sweep (``interchange.tasks.import_jobs_sweep``)."""
     runs_sweep_service()
-    import_jobs_sweep()
-
-
-@shared_task(name="tournaments.tasks.import_job_run", acks_late=True)
-def import_job_run(job_id: int) -> None:
-    """Import the file of an ``ImportJob`` row; a job already taken, done or failed is
-    left alone, so running it twice does nothing the second time."""
-    import_job_execute(job_id)
 
 
 @shared_task(name="tournaments.tasks.public_pages_build", acks_late=False)

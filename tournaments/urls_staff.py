@@ -13,14 +13,16 @@ from .views import (
     audit,
     checkin,
     clock,
+    decklists,
     desk,
     discipline,
+    floor,
     guides,
-    imports,
     live,
     pods,
     printing,
     roster,
+    seating,
     staff,
     tables,
     team,
@@ -34,12 +36,6 @@ P = f"{E}players/<int:registration_id>/"
 
 urlpatterns = [
     path("staff/new/", staff.event_create, name="event_create"),
-    path("staff/import/", imports.event_file_import, name="event_file_import"),
-    path(  # the TOM upload's address from before every format had one: TOM pre-selected
-        "staff/import-tdf/", imports.event_file_import, {"format": "tdf"}, name="tdf_import"
-    ),
-    path("staff/imports/<int:job_id>/", imports.import_job, name="import_job"),
-    path("staff/imports/<int:job_id>/retry/", imports.import_job_retry, name="import_job_retry"),
     path(f"{E}live/", live.staff_live, name="live"),
     path(f"{E}players/", staff.players, name="players"),
     path(f"{E}checkin/", checkin.checkin, name="checkin"),  # issue 20, items 4 and 5
@@ -52,9 +48,17 @@ urlpatterns = [
     path(f"{P}division/", staff.player_division, name="player_division"),
     path(P, roster.player_detail, name="player"),
     path(f"{P}disqualify/", roster.player_disqualify, name="player_disqualify"),
+    path(f"{P}fixed-seat/", seating.fixed_seat, name="fixed_seat"),  # issue 23, item 3
+    path(f"{R}feature/", seating.feature, name="match_feature"),  # issue 23, item 4
+    path(f"{M}unfeature/", seating.unfeature, name="match_unfeature"),
     path(f"{P}decklist/", discipline.decklist_record, name="decklist_record"),
     path(f"{E}decklists/", discipline.decklists, name="decklists"),
     path(f"{E}deck-check/", discipline.deck_check, name="deck_check"),
+    # issue 23, item 5: judges read any list; reopen one; the deadline and settings
+    path(f"{P}decklist/read/", decklists.decklist_read, name="decklist_read"),
+    path(f"{P}decklist/reopen/", decklists.decklist_reopen, name="decklist_reopen"),
+    path(f"{E}decklists/deadline/", decklists.decklist_deadline, name="decklist_deadline"),
+    path(f"{E}decklists/settings/", decklists.decklist_settings, name="decklist_settings"),
     path(f"{E}disqualify/", discipline.player_disqualify, name="disqualify"),
     path(f"{P}link/", team.player_link, name="player_link"),
     path(f"{P}link/reset/", team.player_link_reset, name="player_link_reset"),
@@ -81,6 +85,17 @@ urlpatterns = [
     path(f"{E}disputes/", desk.disputes, name="disputes"),
     path(f"{E}corrections/", desk.corrections, name="corrections"),
     path(f"{E}penalties/", desk.penalties, name="penalties"),
+    # issue 23: the judges' floor board and its judge calls
+    path(f"{E}floor/", floor.floor, name="floor"),
+    path(f"{E}floor/calls/<int:call_id>/claim/", floor.judge_call_claim, name="judge_call_claim"),
+    path(
+        f"{E}floor/calls/<int:call_id>/escalate/",
+        floor.judge_call_escalate,
+        name="judge_call_escalate",
+    ),
+    path(
+        f"{E}floor/calls/<int:call_id>/resolve/", floor.judge_call_resolve, name="judge_call_resolve"
+    ),
     # issue 20 item 7: table numbers across groups, and one clock for them
     path(f"{E}groups/<str:group_key>/first-table/", tables.first_table, name="group_first_table"),
     path(f"{E}rounds/start-all/", tables.start_all, name="rounds_start_all"),

@@ -1,11 +1,11 @@
 """Age divisions: which Swiss style an event needs, its round basis and its cuts (P-AGE).
 
 ``division_for(birth_year, season_end)`` (P-AGE-1, with the one-year shift from the
-season ending 2021 that a real TOM file confirms) lives in ``tournaments.formats.tdf``:
+season ending 2021 that a real TOM file confirms) lives in ``interchange.formats.tdf``:
 the engine needs only the divisions, never birth years. Pairing an age-modified pod is ``pair_swiss(...,
 age_modified=True)`` (P-AGE-3, I-4).
 
-Decisions where RULES.md is silent:
+Decisions where docs/rules.md is silent:
 
 * A division with no players does not exist for P-AGE-2: 0 Juniors, 8 Seniors and 30
   Masters is age-separated (every division that has players has at least 6).

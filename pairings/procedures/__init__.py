@@ -12,8 +12,8 @@ orderings these stages are paired from live in ``standings``.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
+from tournaments.actors import Actor
 from tournaments.errors import PairingImpossible
 from tournaments.groups import swiss_group
 from tournaments.messages import gettext
@@ -71,7 +71,7 @@ def next_step(event: Event, group: PairingGroup | str) -> Step:
     return group_next_step(load_group(event, group))
 
 
-def pair_step(group: Group, step: Step, *, by: Any, seed: int | None = None) -> list[Round]:
+def pair_step(group: Group, step: Step, *, by: Actor, seed: int | None = None) -> list[Round]:
     """Pair ``step`` (what :func:`group_next_step` said ``group`` needs) by the module of
     its stage and return the new round(s). Call inside the caller's transaction and event
     lock, once the previous round is complete (R-6). ``seed`` is drawn when None (I-1).
@@ -118,5 +118,5 @@ def event_group_keys(event: Event) -> list[str]:
 
 def event_done(event: Event) -> bool:
     """True when every pairing group of ``event`` is done: nothing left to pair or enter
-    (``tournaments.procedures.groups_done`` asks this)."""
+    (``interchange.services.imports`` asks this of an imported event)."""
     return all(next_step(event, g).kind == StepKind.DONE for g in event_groups(event))

@@ -6,11 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from interchange.services.import_jobs import import_job_create, import_job_execute
 from tests import factories
 from tests.paths import DATA
 from tournaments.models import Event, ImportFormat, ImportJob, ImportJobStatus
-from tournaments.services import import_job_create
-from tournaments.services.import_jobs import import_job_execute
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -47,7 +46,7 @@ def test_the_job_page_polls_until_the_worker_is_done_then_opens_the_event(live_s
     uploader = factories.user("uli")
     # A job no worker has taken yet (as after an upload with a broker).
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("tournaments.services.import_jobs.import_job_send", lambda job_id: True)
+        patch.setattr("interchange.services.import_jobs.import_job_send", lambda job_id: True)
         job = import_job_create(
             filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=uploader
         )

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from tournaments.formats import checks
+from interchange.formats import checks
 from tournaments.models import ImportJob
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def nginx_body_limit() -> int:
 
 
 def test_the_proxy_and_the_application_hold_the_same_limit():
-    assert settings.UPLOAD_MAX_BYTES == 20 * 2**20  # the default, as the README says
+    assert settings.UPLOAD_MAX_BYTES == 20 * 2**20  # the default, as docs/operations.md says
     assert nginx_body_limit() == settings.UPLOAD_MAX_BYTES
     assert checks.MAX_FILE_BYTES == settings.UPLOAD_MAX_BYTES
 

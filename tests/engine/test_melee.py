@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from standings.engine.mtg import MELEE_FLOOR, MTR_FLOOR, MtgStandingRow, mtg_standings
-from standings.engine.types import Entrant, MatchRecord, Outcome
-from tests.paths import DATA
-from tournaments.formats.eventdata import EventData, MatchData
-from tournaments.formats.melee import (
+from interchange.formats.eventdata import EventData, MatchData
+from interchange.formats.melee import (
     MeleeError,
     MeleeStanding,
     melee_published_standings,
     melee_to_event_data,
 )
+from standings.engine.mtg import MELEE_FLOOR, MTR_FLOOR, MtgStandingRow, mtg_standings
+from standings.engine.types import Entrant, MatchRecord, Outcome
+from tests.paths import DATA
 
 MTG_DATA = DATA / "mtg"
 FILES = ["melee-legacy-2025-05-15.json", "melee-standard-2024-12-29-93p.json"]

@@ -18,11 +18,11 @@ from fractions import Fraction as F
 
 import pytest
 
+from interchange.formats.tdf import TdfPod, TdfRound, TdfTournament, parse_tdf, player_division
 from standings.engine.placement import top_cut_places
 from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome, StandingRow
 from tests.paths import DATA
-from tournaments.formats.tdf import TdfPod, TdfRound, TdfTournament, parse_tdf, player_division
 
 TDF = DATA / "pokemon/2025-dg-nov-cup.tdf"
 DIVISION_CATEGORY = {"junior": 0, "senior": 1, "masters": 2}

@@ -6,16 +6,16 @@ from datetime import date
 
 import pytest
 
-from standings.engine.types import Outcome
-from tests.paths import DATA
-from tournaments.ages import division_for, season_end_year
-from tournaments.formats.tdf import (
+from interchange.formats.tdf import (
     MatchResult,
     TdfError,
     TdfTournament,
     parse_tdf,
     player_division,
 )
+from standings.engine.types import Outcome
+from tests.paths import DATA
+from tournaments.ages import division_for, season_end_year
 
 TDF = DATA / "pokemon/2025-dg-nov-cup.tdf"
 

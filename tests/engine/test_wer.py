@@ -14,12 +14,12 @@ from fractions import Fraction as F
 
 import pytest
 
+from interchange.formats.eventdata import EventData, MatchData
+from interchange.formats.wer import WerError, parse_wer, wer_official_order
 from standings.engine.mtg import MELEE_FLOOR, MTR_FLOOR, mtg_standings
 from standings.engine.placement import top_cut_places
 from standings.engine.types import Entrant, MatchRecord, Outcome
 from tests.paths import DATA
-from tournaments.formats.eventdata import EventData, MatchData
-from tournaments.formats.wer import WerError, parse_wer, wer_official_order
 
 WER = DATA / "mtg/wer-modern-weekly-2018-10-29.wer"
 

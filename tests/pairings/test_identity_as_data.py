@@ -8,17 +8,17 @@ import json
 
 import pytest
 
+from interchange.formats.checks import FileRefused
+from interchange.formats.event_json import parse_event_json
+from interchange.services.exports import event_export
+from interchange.services.imports import event_import
 from pairings.procedures import next_step
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
 from tests.pairings.test_event_flow import play, top_4_with_playoff
-from tournaments.formats.checks import FileRefused
-from tournaments.formats.event_json import parse_event_json
 from tournaments.groups import group_seeds
 from tournaments.models import GroupPhase, Match, MatchKind, Phase, match_kind
-from tournaments.services.exports import event_export
-from tournaments.services.imports import event_import
 
 
 @pytest.mark.django_db(transaction=True)

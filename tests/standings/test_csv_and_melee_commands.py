@@ -1,4 +1,4 @@
-"""INTERFACES.md commands ``export_csv`` and ``import_melee``, on the shared real events."""
+"""docs/interfaces.md commands ``export_csv`` and ``import_melee``, on the real events."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import pytest
 from django.core.management import CommandError
 
+from interchange.formats.melee import melee_published_standings
 from tests.standings.test_other_rulesets import MELEE, WER, run
-from tournaments.formats.melee import melee_published_standings
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -87,7 +87,7 @@ def test_csv_downloads_are_staff_only_and_refuse_another_events_round(client, or
 def test_the_current_pairings_list_a_top_cut_player_once(organiser):
     """Issue 20, item 14: once the top cut is paired, the current pairings are the cut's
     round alone, not also the Swiss round its players last played."""
-    from standings.csv_export import pairings_rows
+    from interchange.services.csv_exports import pairings_rows
     from tournaments.models import Phase, RoundStatus
 
     event = factories.event_with_players(8, by=organiser, swiss_rounds=1, top_cut_size=4)

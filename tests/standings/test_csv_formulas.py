@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.formats.spreadsheet import safe_cell
 from tournaments.models import Outcome
+from tournaments.spreadsheet import safe_cell
 
 pytestmark = pytest.mark.django_db
 

@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
+from interchange.formats.melee import melee_published_standings, melee_to_event_data
+from interchange.formats.wer import wer_official_order
+from interchange.services.imports import event_import
 from standings.services import group_standings
-from tournaments.formats.melee import melee_published_standings, melee_to_event_data
-from tournaments.formats.wer import wer_official_order
+from tests.paths import DATA
 from tournaments.groups import swiss_group
 from tournaments.models import Event
-from tournaments.services.imports import event_import
 
 pytestmark = pytest.mark.django_db
 
-MTG = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "mtg"
+MTG = DATA / "mtg"
 WER = MTG / "wer-modern-weekly-2018-10-29.wer"
 MELEE = sorted(MTG.glob("melee-*.json"))
 

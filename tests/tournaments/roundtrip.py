@@ -13,6 +13,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from interchange.formats.event_json import parse_event_json
+from interchange.formats.tdf import parse_tdf
+from interchange.formats.tdf_event import tdf_event_data
+from interchange.services.exports import event_export
+from interchange.services.imports import event_import
+from interchange.services.tdf_exports import event_tdf
 from pairings.adapters import swiss_players_for_group
 from pairings.procedures import event_group_keys, event_groups, next_step
 from pairings.procedures.base import StepKind
@@ -21,21 +27,16 @@ from pairings.procedures.top_cut import cut_players
 from pairings.services import round_pair
 from standings.services import standings_data
 from tournaments import services
+from tournaments.actors import Actor
 from tournaments.errors import MatchslipError
-from tournaments.formats.event_json import parse_event_json
-from tournaments.formats.tdf import parse_tdf
-from tournaments.formats.tdf_event import tdf_event_data
 from tournaments.groups import group_seeds
 from tournaments.models import Event, Outcome, Phase, Registration, Structure
 from tournaments.multiplayer import uses_pods
-from tournaments.services.exports import event_export
-from tournaments.services.imports import event_import
-from tournaments.services.tdf_exports import event_tdf
 
 ELIMINATION = (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
 
 
-def enter_results(rnd: Any, by: Any, rng: random.Random) -> None:
+def enter_results(rnd: Any, by: Actor, rng: random.Random) -> None:
     """Publish and start ``rnd``, then enter a result for every pending match as staff
     do: a random winner, sometimes a draw in Swiss where the ruleset has draws; a
     best-of-3 game record (2-0, 2-1, 1-1-1) on the rulesets that count games."""
@@ -64,7 +65,7 @@ def enter_results(rnd: Any, by: Any, rng: random.Random) -> None:
 
 
 def play_through(
-    event: Event, by: Any, rng: random.Random, checkpoint: Callable[[Event], None]
+    event: Event, by: Actor, rng: random.Random, checkpoint: Callable[[Event], None]
 ) -> int:
     """Pair and play ``event`` to its end, one pairing group's round at a time, the way
     staff follow the dashboard; ``checkpoint(event)`` runs before the first round and after
@@ -201,7 +202,7 @@ def pairing_input(event: Event) -> dict[str, Any]:
                 for p in swiss_players_for_group(event, group, phases)
             )
         elif step.kind == StepKind.TOP_CUT and not uses_pods(event):
-            cut = {}
+            cut: dict[str, list[Any] | str] = {}
             for division in step.divisions:
                 try:
                     # by rank: players tied on every tiebreaker may swap (standings_view)

@@ -1,21 +1,20 @@
-"""The stable commands of INTERFACES.md, driven as an organiser or a script would."""
+"""The stable commands of docs/interfaces.md, driven as an organiser or a script would."""
 
 from __future__ import annotations
 
 import json
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournaments.formats.tdf import parse_tdf
+from interchange.formats.tdf import parse_tdf
+from tests.paths import DATA
 from tournaments.models import Event, Registration
 
 pytestmark = pytest.mark.django_db
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-TDF = SHARED / "data" / "pokemon" / "2025-dg-nov-cup.tdf"
+TDF = DATA / "pokemon" / "2025-dg-nov-cup.tdf"
 DIVISION_CATEGORY = {"masters": 2, "senior": 1, "junior": 0}
 
 

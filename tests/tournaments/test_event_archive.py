@@ -21,9 +21,11 @@ from django.core.management import CommandError, call_command
 from django.db import models
 from django.urls import reverse
 
+from interchange.services.archive import ARCHIVE_FORMAT, AUDIT_OBJECTS, LEFT_OUT, SECTIONS
 from standings.models import StandingsSnapshot
 from tests import factories
 from tournaments import services
+from tournaments.actors import Actor
 from tournaments.models import (
     AuditEvent,
     CutSeed,
@@ -40,7 +42,6 @@ from tournaments.models import (
     SelfReport,
     StaffInvite,
 )
-from tournaments.services.archive import ARCHIVE_FORMAT, AUDIT_OBJECTS, LEFT_OUT, SECTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -51,9 +52,9 @@ def run(*args: str) -> str:
     return out.getvalue()
 
 
-def win_first_seat(rnd: Round, by: Any) -> None:
+def win_first_seat(rnd: Round, by: Actor) -> None:
     for m in rnd.matches.order_by("table"):
-        first = m.seats.order_by("seat").first().registration
+        first = m.seats.order_by("seat")[0].registration
         services.slip_enter(match=m, by=by, result=services.Result.win(first))
 
 
@@ -131,7 +132,7 @@ def as_dict(obj: models.Model) -> dict[str, Any]:
         out[f.name] = sorted(natural(o) for o in getattr(obj, f.name).all())
     if isinstance(obj, AuditEvent) and obj.object_id and obj.object_type in AUDIT_OBJECTS:
         model = AUDIT_OBJECTS[obj.object_type]
-        out["object_id"] = natural(model.objects.filter(pk=obj.object_id).first())
+        out["object_id"] = natural(model._default_manager.filter(pk=obj.object_id).first())
     return out
 
 

@@ -10,15 +10,16 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from interchange.services.csv_exports import pairings_rows
 from pairings.checkin_services import checkin_close
 from pairings.services import round_pair
-from standings.csv_export import pairings_rows
 from tests import factories
 from tournaments import services
 from tournaments.errors import DivisionUnconfirmed, InvalidInput, RoundStateError
 from tournaments.models import AuditEvent, Outcome, Phase, Registration, RoundStatus
 from tournaments.selectors.reports import page_for_player, reports_for_round
 from tournaments.selectors.timer import timer_for_public
+from tournaments.services.player_decklists import decklist_settings_update
 from tournaments.services.tables import (
     group_first_table_set,
     round_first_table,
@@ -324,8 +325,10 @@ def test_the_players_page_names_the_opponent_apart(twins):
     assert [s.name for s in page.match.seats] == ["Noah Williams #0017", "Noah Williams #0018"]
 
 
-def test_deck_lists_page_tells_same_names_apart(staff_client, twins):
+def test_deck_lists_page_tells_same_names_apart(staff_client, twins, organiser):
     ev, *_ = twins
+    # issue 23, item 5: the page lists players where the event collects deck lists
+    decklist_settings_update(event=ev, by=organiser, required=True, public=False)
     body = staff_client.get(reverse("staff:decklists", args=[ev.slug])).content.decode()
     assert "Noah Williams #0017" in body and "Noah Williams #0018" in body
 

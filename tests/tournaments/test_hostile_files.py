@@ -24,8 +24,9 @@ from django.utils.html import escape
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from interchange.formats import checks
 from tests import factories
-from tournaments.formats import checks
+from tests.paths import DATA
 from tournaments.models import (
     AuditEvent,
     BackgroundRun,
@@ -41,7 +42,6 @@ from tournaments.models import (
 
 pytestmark = pytest.mark.django_db
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 TDF = DATA / "pokemon" / "2025-dg-nov-cup.tdf"
 WER = DATA / "mtg" / "wer-modern-weekly-2018-10-29.wer"
 MELEE = DATA / "mtg" / "melee-legacy-2025-05-15.json"
@@ -160,6 +160,7 @@ class Case:
         if self.make is not None:
             self.make(path)
         else:
+            assert self.content is not None, "a case without content has a make"
             path.write_bytes(self.content() if callable(self.content) else self.content)
 
 
@@ -828,7 +829,7 @@ def test_fuzzed_event_json_exports_are_refused_cleanly_or_work_everywhere(tmp_pa
 # --- issue 21, item 4: round gaps, keys given twice, numbers not in plain ASCII digits -------
 
 
-def two_groups(*rounds: list) -> bytes:
+def two_groups(*rounds: tuple[int, list[tuple[str, str]]]) -> bytes:
     """Juniors a, b and Masters c, d (two pairing groups); each round a list of matches."""
     players = [
         {"id": p, "name": p.upper(), "division": d}
@@ -976,8 +977,8 @@ UPLOADED_JSON = {
 def test_issue_21_the_upload_readers_refuse_the_same_json(tmp_path, name):
     """The Import an event file page's readers (``import_jobs.READERS``) refuse what the
     commands refuse, with the same message."""
-    from tournaments.formats.checks import FileRefused
-    from tournaments.services.import_jobs import READERS
+    from interchange.formats.checks import FileRefused
+    from interchange.services.import_jobs import READERS
 
     path = tmp_path / "malformed"
     ISSUE_21_CASES[name].write(path)
@@ -1006,7 +1007,7 @@ def test_issue_21_a_malformed_tom_file_is_refused_on_the_upload_page(client, tmp
 
 
 def test_issue_21_plain_int_reads_ascii_digits_only():
-    from tournaments.formats.plain import plain_int
+    from interchange.formats.plain import plain_int
 
     assert [plain_int(s) for s in ("0", " 42 ", "-5", "007")] == [0, 42, -5, 7]
     for bad in ("1_0_0", "\u0661", "+5", "1e3", "", " ", "\uff11", "4.0"):

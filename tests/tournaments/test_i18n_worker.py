@@ -12,12 +12,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from interchange.services.import_jobs import import_job_create, import_job_execute
 from pairings.services import pairing_run_execute, round_pair
 from rulesets import get_ruleset
 from rulesets.tables import recommend
 from tests import factories
 from tests.paths import DATA
-from tournaments import services
 from tournaments.messages import deferred, import_stage, shown, stored
 from tournaments.models import (
     BackgroundRun,
@@ -26,7 +26,6 @@ from tournaments.models import (
     ImportJob,
     ImportJobStatus,
 )
-from tournaments.services.import_jobs import import_job_execute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("i18n")]
 
@@ -179,7 +178,7 @@ def test_an_unexpected_failure_and_an_old_english_row_are_shown_as_well_as_can_b
 def test_a_refused_import_job_is_shown_in_the_readers_language(
     client, organiser, name, content, fmt, spanish, english, worker_language
 ):
-    job = services.import_job_create(filename=name, content=content, format=fmt, by=organiser)
+    job = import_job_create(filename=name, content=content, format=fmt, by=organiser)
     _as_worker(lambda: import_job_execute(job.pk), worker_language)
     job.refresh_from_db()
     assert job.status == ImportJobStatus.FAILED and job.error.startswith('{"msgid": ')

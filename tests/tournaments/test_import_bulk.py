@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tournaments.formats.eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+from interchange.formats.eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
+from interchange.services.imports import event_import
 from tournaments.models import MatchSeat, Outcome
-from tournaments.services.imports import event_import
 
 ROUNDS = 3
 

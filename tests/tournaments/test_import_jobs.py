@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import threading
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -15,10 +16,18 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from interchange.services import import_jobs, imports
+from interchange.services.import_jobs import (
+    READERS,
+    import_format_guess,
+    import_job_create,
+    import_job_execute,
+    import_jobs_sweep,
+)
+from interchange.views import imports as import_views
 from standings.models import StandingsSnapshot
 from tests import factories
 from tests.paths import DATA
-from tournaments import services
 from tournaments.messages import shown
 from tournaments.models import (
     Event,
@@ -29,14 +38,6 @@ from tournaments.models import (
     Registration,
     StaffRole,
 )
-from tournaments.services import import_jobs, imports
-from tournaments.services.import_jobs import (
-    READERS,
-    import_format_guess,
-    import_job_execute,
-    import_jobs_sweep,
-)
-from tournaments.views import imports as import_views
 
 TDF = DATA / "pokemon" / "2025-dg-nov-cup.tdf"
 WER = DATA / "mtg" / "wer-modern-weekly-2018-10-29.wer"
@@ -189,9 +190,7 @@ def test_a_refused_file_shows_the_message_and_writes_nothing(uploader):
 @pytest.mark.django_db
 def test_the_job_page_shows_a_refusal_without_try_again(uploader, organiser):
     bad = TDF.read_text(encoding="utf-8").replace('outcome="5"', 'outcome="7"', 1).encode()
-    job = services.import_job_create(
-        filename="bad.tdf", content=bad, format=ImportFormat.TDF, by=organiser
-    )
+    job = import_job_create(filename="bad.tdf", content=bad, format=ImportFormat.TDF, by=organiser)
     import_job_execute(job.pk)  # as a worker would, after the upload's request answered
     job.refresh_from_db()
     assert job.status == FAILED and "unknown outcome code 7" in shown(job.error)
@@ -208,7 +207,7 @@ def test_the_job_page_shows_a_refusal_without_try_again(uploader, organiser):
 def test_progress_is_visible_outside_the_open_import_transaction(organiser, monkeypatch):
     content = TDF.read_bytes()
     players, matches = rows_of(ImportFormat.TDF, content)
-    seen: list[tuple] = []
+    seen: list[tuple[Any, ...] | int] = []
     create_rounds = imports._create_rounds
 
     def peek() -> None:  # another connection, as the job page's request has
@@ -226,7 +225,7 @@ def test_progress_is_visible_outside_the_open_import_transaction(organiser, monk
         return create_rounds(*args, **kwargs)
 
     monkeypatch.setattr(imports, "_create_rounds", watched)
-    job = services.import_job_create(
+    job = import_job_create(
         filename="cup.tdf", content=content, format=ImportFormat.TDF, by=organiser
     )  # eager: the task ran when the job committed
     total = players + matches
@@ -271,7 +270,7 @@ def test_each_stage_is_written_and_repeats_within_half_a_second_are_not(organise
 @pytest.mark.django_db
 def test_a_late_or_duplicate_message_does_nothing(organiser, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.import_job_create(
+        job = import_job_create(
             filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
         )
     job.refresh_from_db()
@@ -289,7 +288,7 @@ def test_the_job_is_done_in_the_import_transaction_so_a_later_failure_keeps_it_d
 
     monkeypatch.setattr(imports, "standings_refresh_on_commit", fail_after_commit)
     with pytest.raises(ZeroDivisionError):  # eager: a bug propagates to the request
-        services.import_job_create(
+        import_job_create(
             filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
         )
     job = ImportJob.objects.get()
@@ -312,10 +311,10 @@ def test_the_sweep_fails_a_job_whose_worker_died_and_try_again_imports_it(
 ):
     with monkeypatch.context() as patch:  # sent to a worker that will die
         patch.setattr(import_jobs, "import_job_send", lambda job_id: True)
-        job = services.import_job_create(
+        job = import_job_create(
             filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
         )
-        fresh = services.import_job_create(
+        fresh = import_job_create(
             filename="b.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
         )
     lost(job)
@@ -340,7 +339,7 @@ def test_the_sweep_fails_a_job_whose_worker_died_and_try_again_imports_it(
 
 @pytest.mark.django_db
 def test_the_sweep_sends_a_job_the_broker_never_got(organiser, django_capture_on_commit_callbacks):
-    job = services.import_job_create(
+    job = import_job_create(
         filename="w.wer", content=WER.read_bytes(), format=ImportFormat.WER, by=organiser
     )
     ImportJob.objects.filter(pk=job.pk).update(created_at=timezone.now() - dt.timedelta(minutes=1))
@@ -355,7 +354,7 @@ def test_a_done_or_refused_job_cannot_be_tried_again(
     uploader, organiser, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.import_job_create(
+        job = import_job_create(
             filename="bad.json", content=b"{", format=ImportFormat.MELEE, by=organiser
         )
     response = uploader.post(reverse("staff:import_job_retry", args=[job.pk]), follow=True)
@@ -370,7 +369,7 @@ def test_a_done_or_refused_job_cannot_be_tried_again(
 def test_the_job_page_polls_while_running_and_sends_htmx_to_the_event_when_done(
     uploader, organiser
 ):
-    job = services.import_job_create(
+    job = import_job_create(
         filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
     )
     ImportJob.objects.filter(pk=job.pk).update(
@@ -394,7 +393,7 @@ def test_the_job_page_polls_while_running_and_sends_htmx_to_the_event_when_done(
 
 @pytest.mark.django_db
 def test_only_the_uploader_sees_or_retries_a_job_and_only_logged_in_users_upload(client, organiser):
-    job = services.import_job_create(
+    job = import_job_create(
         filename="cup.tdf", content=TDF.read_bytes(), format=ImportFormat.TDF, by=organiser
     )
     page = reverse("staff:import_job", args=[job.pk])

@@ -17,9 +17,9 @@ from django.urls import reverse
 from tests import factories
 from tournaments import live, services
 from tournaments.live import hub as hub_module
-from tournaments.live.hub import Hub, Listener, parse, read_changed
+from tournaments.live.hub import Hub, Listener, read_changed
 from tournaments.live.stream import Stream, events_async, events_sync
-from tournaments.live.versions import Change, channel
+from tournaments.live.topics import Change, channel, parse
 from tournaments.models import LiveVersion, Outcome
 
 pytestmark = pytest.mark.django_db

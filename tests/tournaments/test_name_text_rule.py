@@ -14,15 +14,15 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from interchange.formats.event_json import parse_event_json
+from interchange.formats.melee import MeleeError, melee_to_event_data
+from interchange.services.imports import event_import
 from standings.models import StandingsSnapshot
 from tests import factories
 from tests.tournaments.roundtrip import tdf_reimport
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.formats.event_json import parse_event_json
-from tournaments.formats.melee import MeleeError, melee_to_event_data
 from tournaments.models import AuditEvent, Event, Player, Registration
-from tournaments.services.imports import event_import
 from tournaments.text import BIDI_CONTROLS, TextRefused, clean_name, name_problem
 
 MODELS = (Event, Player, Registration, AuditEvent)

@@ -13,8 +13,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from interchange.services import import_jobs
 from tests.paths import DATA
-from tournaments import services
 from tournaments.messages import shown
 from tournaments.models import (
     BackgroundRun,
@@ -24,7 +24,7 @@ from tournaments.models import (
     ImportJobStatus,
     RoundStatus,
 )
-from tournaments.services import import_jobs, runs
+from tournaments.services import runs
 from tournaments.services.runs import NoAnswer, no_answer
 
 PAIRING, STANDINGS = BackgroundRun.Kind.PAIRING, BackgroundRun.Kind.STANDINGS
@@ -219,7 +219,7 @@ def uploaded(organiser, monkeypatch):
     """A WER import job handed to a broker whose worker never reports back."""
     with monkeypatch.context() as patch:
         patch.setattr(import_jobs, "import_job_send", lambda job_id: True)
-        return services.import_job_create(
+        return import_jobs.import_job_create(
             filename="w.wer", content=WER.read_bytes(), format=ImportFormat.WER, by=organiser
         )
 

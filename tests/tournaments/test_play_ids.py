@@ -16,17 +16,17 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
+from interchange.formats.tdf import parse_tdf
+from interchange.services.csv_exports import pairings_rows, standings_rows
+from interchange.services.tdf_exports import event_tdf
 from pairings.services import round_pair
 from standings.adapters import decimal_text
-from standings.csv_export import pairings_rows, standings_rows
 from standings.services import standings_data
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.formats.tdf import parse_tdf
 from tournaments.identities import file_ids, pop_id_problem, sanction_id_problem
 from tournaments.models import AuditEvent, Event, Outcome
-from tournaments.services.tdf_exports import event_tdf
 
 SANCTION, POP = "25-11-024905", "2289823"
 
@@ -223,7 +223,7 @@ def test_a_tom_round_trip_keeps_the_play_ids_and_the_events_ids(organiser, tmp_p
     assert "id" not in again.source["tdf"]  # one home: the event's field
     assert again.registrations.get(external_id="1002").dropped
 
-    def without_places(e: Event) -> list[str]:  # tied players may swap (README, TOM files)
+    def without_places(e: Event) -> list[str]:  # tied players may swap (docs/file-formats.md)
         text = event_tdf(event=e, standings=standings_data(e))
         return [line for line in text.splitlines() if "place=" not in line]
 

@@ -14,8 +14,8 @@ from standings.services import standings_compute, standings_data
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.formats.player_sheet import sheet_parse, sheet_separator, turn_name, year_of
 from tournaments.models import AuditEvent, RoundStatus
+from tournaments.player_sheet import sheet_parse, sheet_separator, turn_name, year_of
 from tournaments.selectors.names import shown_name
 
 MIXED = (

@@ -13,27 +13,21 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
+from interchange.formats.tdf import MatchResult, TdfTournament, parse_tdf
+from interchange.formats.tdf_event import tdf_event_data
 from tests import factories
+from tests.paths import DATA
 from tournaments import services
-from tournaments.formats.tdf import MatchResult, TdfTournament, parse_tdf
-from tournaments.formats.tdf_event import tdf_event_data
 from tournaments.groups import cut_key, swiss_group
 from tournaments.models import Division, Phase, Registration, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
-TDF = (
-    Path(__file__).resolve().parents[2].parent
-    / "shared"
-    / "data"
-    / "pokemon"
-    / ("2025-dg-nov-cup.tdf")
-)
+TDF = DATA / "pokemon" / "2025-dg-nov-cup.tdf"
 HX = {"HX-Request": "true"}
 CATEGORY = {"junior": 0, "senior": 1, "masters": 2}
 BUTTON = {MatchResult.DRAW: "draw", MatchResult.DOUBLE_LOSS: "double-loss"}
@@ -104,8 +98,9 @@ def _public_standings(client, event) -> dict[str, list[str]]:
     sections = re.findall(r'<section class="division">(.*?)</section>', body, re.S)
     out = {}
     for section in sections:
-        label = re.search(r"<h2>(.*?)</h2>", section).group(1)
-        out[label] = re.findall(r'<td class="name"><bdi>([^<]+?)</bdi>', section)
+        heading = re.search(r"<h2>(.*?)</h2>", section)
+        assert heading is not None
+        out[heading.group(1)] = re.findall(r'<td class="name"><bdi>([^<]+?)</bdi>', section)
     return out
 
 

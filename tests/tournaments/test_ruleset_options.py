@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from interchange.formats.event_json import KNOWN_OPTIONS, EventFileError, parse_event_json
 from rulesets import RULESETS, clean_options, get_ruleset
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.formats.event_json import KNOWN_OPTIONS, EventFileError, parse_event_json
 from tournaments.models import AuditEvent, Event, StaffRole
 
 
@@ -31,7 +31,8 @@ def test_R_7_R_8_mtg_declares_its_options_with_defaults():
     assert specs["mwp_floor"].default == "0.33" and specs["mwp_floor"].choices == ("0.33", "1/3")
     assert specs["playoffs_in_tiebreakers"].default is False
     assert specs["melee_ranking"].kind == "bool"
-    assert get_ruleset("pokemon").options == ()
+    # issue 24, item 4: Pokémon's only option places dropped players (off by default)
+    assert [o.name for o in get_ruleset("pokemon").options] == ["drops_below_active"]
     pod_size = {o.name: o for o in get_ruleset("mtg-multiplayer").options}["pod_size"]
     assert (pod_size.default, pod_size.choices) == (4, (3, 4))
 
@@ -49,7 +50,7 @@ def test_R_7_event_json_accepts_both_floors_and_the_booleans():
         "playoffs_in_tiebreakers": True,
         "melee_ranking": True,
     }
-    # The INTERFACES.md example: a pokemon file carrying the mtg options stays valid.
+    # The docs/interfaces.md example: a pokemon file carrying the mtg options stays valid.
     assert parse_event_json(doc("pokemon", mwp_floor="0.33", playoffs_in_tiebreakers=False))
 
 
@@ -99,12 +100,24 @@ def test_R_7_R_8_the_organiser_edits_the_options_on_the_settings_page(client, or
     bad = client.post(url, {"mwp_floor": "0.5"})
     assert bad.status_code == 200 and "Select a valid choice" in bad.content.decode()
     assert Event.objects.get(pk=ev.pk).options == {}
-    client.post(url, {"mwp_floor": "1/3", "melee_ranking": "on", "playoff_seating": "draft"})
+    client.post(
+        url,
+        {
+            "mwp_floor": "1/3",
+            "melee_ranking": "on",
+            "playoff_seating": "draft",
+            "match_length": "best-of-1",
+            "rules_enforcement_level": "competitive",  # issue 23, item 5
+        },
+    )
     assert Event.objects.get(pk=ev.pk).options == {
         "mwp_floor": "1/3",
         "playoffs_in_tiebreakers": False,
         "melee_ranking": True,
         "playoff_seating": "draft",
+        "match_length": "best-of-1",
+        "drops_below_active": False,
+        "rules_enforcement_level": "competitive",
     }
 
 
@@ -117,11 +130,12 @@ def test_only_organisers_edit_ruleset_options(client, organiser):
 
 
 @pytest.mark.django_db
-def test_a_pokemon_event_shows_no_ruleset_options(client, organiser):
+def test_a_pokemon_event_shows_only_the_drop_placement_option(client, organiser):
     ev = factories.event(by=organiser)
     client.force_login(organiser)
     page = client.get(reverse("staff:team", args=[ev.slug])).content.decode()
-    assert "Ruleset options" not in page
+    assert "Ruleset options" in page and 'name="drops_below_active"' in page
+    assert 'name="mwp_floor"' not in page and 'name="match_length"' not in page
 
 
 @pytest.mark.django_db
@@ -167,7 +181,13 @@ def test_R_8_a_boolean_option_renders_unticked_and_can_be_switched_on(client, or
     assert "checked" not in box and 'value="False"' not in box
     response = client.post(
         reverse("staff:event_options", args=[event.slug]),
-        {"mwp_floor": "1/3", "playoffs_in_tiebreakers": "on", "playoff_seating": "standings"},
+        {
+            "mwp_floor": "1/3",
+            "playoffs_in_tiebreakers": "on",
+            "playoff_seating": "standings",
+            "match_length": "best-of-3",
+            "rules_enforcement_level": "regular",  # issue 23, item 5
+        },
     )
     assert response.status_code == 302
     event.refresh_from_db()

@@ -10,14 +10,14 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 
+from interchange.formats.tdf import parse_tdf
+from interchange.services.tdf_exports import event_tdf
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
 from tests.paths import DATA
 from tournaments import services
-from tournaments.formats.tdf import parse_tdf
 from tournaments.models import Event, Outcome
-from tournaments.services.tdf_exports import event_tdf
 
 pytestmark = pytest.mark.django_db
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from interchange.formats.tdf import parse_tdf
+from interchange.services.imports import event_import_tdf
+from interchange.services.tdf_exports import event_tdf
 from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
 from tournaments import services
-from tournaments.formats.tdf import parse_tdf
 from tournaments.models import Outcome
-from tournaments.services.tdf_exports import event_tdf
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def test_P_FL_1_flighted_event_survives_export_and_import(organiser):
     assert [(n, len(ids)) for n, ids in pod.subgroups] == [("1", 32), ("2", 32)]
     assert ("subgroupcount", "2") in pod.poddata
     assert [(r.number, len(r.matches)) for r in pod.rounds] == [(1, 32)]  # both flights
-    again = services.event_import_tdf(content=text.encode(), by=organiser)
+    again = event_import_tdf(content=text.encode(), by=organiser)
     assert shape(again) == shape(ev)
     assert sorted({r.group.key for r in again.rounds.all()}) == [
         "masters#flight-1",

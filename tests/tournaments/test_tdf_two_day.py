@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from interchange.formats.tdf import parse_tdf
+from interchange.formats.tdf_event import tdf_event_data
 from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
 from tests.tournaments.test_tdf_export import TDF, export_tdf, import_tdf, summary
 from tournaments import services
-from tournaments.formats.tdf import parse_tdf
-from tournaments.formats.tdf_event import tdf_event_data
 from tournaments.groups import swiss_group
 from tournaments.models import Event, Outcome, Phase
 
@@ -50,7 +50,7 @@ def two_day_event(by) -> Event:
             break
         _play(rnd, by)
         if rnd.number == 4:  # a Day 2 player drops after the first Day 2 round
-            reg = rnd.matches.order_by("table").first().seats.first().registration
+            reg = rnd.matches.order_by("table")[0].seats.order_by("pk")[0].registration
             services.registration_drop(registration=reg, by=by)
         seed += 1
     _play(rnd, by)

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from interchange.formats.event_json import parse_event_json
+from interchange.services import imports
 from tests import factories
 from tournaments import services
-from tournaments.formats.event_json import parse_event_json
 from tournaments.models import AuditEvent, Event
 from tournaments.services import events as event_services
 
@@ -62,6 +63,7 @@ def _waiting() -> tuple[int, int]:
     return advisory, rows
 
 
+@pytest.mark.multiprocess
 @pytest.mark.django_db(transaction=True)
 def test_two_processes_importing_the_same_name_at_once_both_succeed_with_different_slugs(
     tmp_path,
@@ -126,9 +128,9 @@ def test_creating_an_event_whose_slug_was_just_taken_retries_with_the_next_one(m
 @pytest.mark.django_db
 def test_importing_an_event_whose_slug_was_just_taken_retries_with_the_next_one(monkeypatch):
     data = parse_event_json(DOC)
-    first = services.imports.event_import(data=data, by=None)
+    first = imports.event_import(data=data, by=None)
     _racing(monkeypatch, first.slug)
-    second = services.imports.event_import(data=data, by=None)
+    second = imports.event_import(data=data, by=None)
     assert second.slug == "same-name-cup-2" and second.registrations.count() == 4
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping
 from http.cookies import SimpleCookie
 from types import SimpleNamespace
 from typing import Any
@@ -31,9 +31,10 @@ from django.utils import translation
 from .opening import Opening, player_opening, public_opening, versions_body
 from .stream import STREAM_HEADERS, events_async
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+# As Django's ASGI handler takes them, so that it fits where an ASGIApp goes.
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 LIVE_PATH = re.compile(r"^/e/(?P<slug>[-a-zA-Z0-9_]+)/(?:p/(?P<token>[^/]+)/)?live/$")

@@ -34,7 +34,9 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
-from .versions import Change, channel
+from ..models import LiveVersion
+from .seats import SeatChange, seat_html
+from .topics import PUBLIC, Change, channel, encode, parse
 
 POLL_SECONDS = 1.0  # how often a process reads the changed rows while listeners are open
 MARGIN = dt.timedelta(seconds=5)  # rows changed this long before the last read: clocks differ
@@ -231,9 +233,6 @@ def _seats(listeners: list[Listener], changes: list[Change]) -> dict[Listener, C
     """For a public change: each player page's own table (``live.seats``), read for all
     of this event's player pages at once; a table not stored is asked to be fetched
     (``html`` empty). A cache failure costs only the push: every page is asked to fetch."""
-    from .seats import SeatChange, seat_html
-    from .versions import PUBLIC
-
     public = next((c for c in changes if c.topic == PUBLIC), None)
     players = [x for x in listeners if x.seat is not None and not x.closed]
     if public is None or not players:
@@ -253,28 +252,10 @@ def _seats(listeners: list[Listener], changes: list[Change]) -> dict[Listener, C
 
 def read_changed(since: dt.datetime) -> list[Change]:
     """Every topic changed after ``since``, at its version now. 1 query."""
-    from ..models import LiveVersion
-
     rows = LiveVersion.objects.filter(changed_at__gt=since).values_list(
         "event_id", "topic", "version"
     )
     return [Change(e, t, int(v)) for e, t, v in rows]
-
-
-def encode(changes: Iterable[Change]) -> str:
-    """Changes as a pub/sub message: one ``event_id topic version`` per line."""
-    return "\n".join(f"{c.event_id} {c.topic} {c.version}" for c in changes)
-
-
-def parse(data: bytes | str) -> list[Change]:
-    """The changes of a pub/sub message (lines that do not parse are skipped)."""
-    text = data.decode() if isinstance(data, bytes) else data
-    out = []
-    for line in text.splitlines():
-        parts = line.split(" ")
-        if len(parts) == 3 and parts[0].isdigit() and parts[2].isdigit():
-            out.append(Change(int(parts[0]), parts[1], int(parts[2])))
-    return out
 
 
 _redis_client = None

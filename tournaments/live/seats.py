@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils import translation
 
-from .versions import Change
+from .. import public_pages
+from ..views.prebuilt import my_table_html
+from .topics import Change
 
 
 @dataclass(frozen=True)
@@ -27,9 +29,6 @@ class SeatChange(Change):
 def seat_html(slug: str, wanted: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """``{(language, token): HTML}`` of the tables of ``wanted`` from the current prebuilt
     pages of the event ``slug``; those not stored are left out. One or two cache reads."""
-    from .. import public_pages
-    from ..views.prebuilt import my_table_html
-
     current = public_pages.pointer(slug)
     if current is None or not wanted:
         return {}

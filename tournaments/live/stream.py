@@ -22,11 +22,11 @@ import asyncio
 import json
 import queue
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
 
 from .hub import hub, loop_listener, thread_listener
-from .versions import FINISHED, PLAYER_PREFIX, PUBLIC, Change
+from .topics import FINISHED, PLAYER_PREFIX, PUBLIC, Change
 
 KEEPALIVE_SECONDS = 15
 LIFETIME_SECONDS = 600
@@ -65,8 +65,10 @@ class Stream:
     def opening(self, now: dict[str, int]) -> bytes:
         """``retry``, ``hello`` with the versions now, then every topic newer than the
         page's (and ``finished`` when the event is over)."""
-        hello = {"versions": {event_name(t): v for t, v in sorted(now.items())}}
-        hello["spread"] = spread()
+        hello: dict[str, object] = {
+            "versions": {event_name(t): v for t, v in sorted(now.items())},
+            "spread": spread(),
+        }
         head = f"retry: {RETRY_MS}\nevent: hello\ndata: {json.dumps(hello)}\n\n".encode()
         body = self.newer(now)
         if self.finished:
@@ -127,7 +129,7 @@ def events_sync(stream: Stream, now: dict[str, int]) -> Iterator[bytes]:
         hub().unsubscribe(listener)
 
 
-async def events_async(stream: Stream, now: dict[str, int]) -> AsyncIterator[bytes]:
+async def events_async(stream: Stream, now: dict[str, int]) -> AsyncGenerator[bytes, None]:
     """The stream for an ASGI connection: waits on the event loop, costing no thread.
     A client that goes away cancels it (Django's ASGI handler)."""
     listener, inbox = loop_listener(stream.event_id, stream.topics, stream.seat)

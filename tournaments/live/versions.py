@@ -13,43 +13,45 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import partial
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-PUBLIC = "public"
-STAFF = "staff"
-CLOCK = "clock"
-FINISHED = "finished"
-RESULTS = "results"  # a result was entered: the projector's "tables still playing"
-OPTIONAL_PUBLIC = frozenset({CLOCK, RESULTS})  # public topics a page asks for by name
-PLAYER_PREFIX = "reg:"
-CHANNEL_PREFIX = "matchslip:live:"
+from ..models import LiveVersion, MatchSeat
+from .hub import hub, publish_redis
+from .topics import (
+    CHANNEL_PREFIX,
+    CLOCK,
+    FINISHED,
+    OPTIONAL_PUBLIC,
+    PLAYER_PREFIX,
+    PUBLIC,
+    RESULTS,
+    STAFF,
+    Change,
+    channel,
+    player_topic,
+)
+
+__all__ = [
+    "CHANNEL_PREFIX",
+    "CLOCK",
+    "FINISHED",
+    "OPTIONAL_PUBLIC",
+    "PLAYER_PREFIX",
+    "PUBLIC",
+    "RESULTS",
+    "STAFF",
+    "Change",
+    "bump",
+    "changed",
+    "channel",
+    "current",
+    "player_topic",
+]
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Change:
-    """One topic of one event reached ``version``."""
-
-    event_id: int
-    topic: str
-    version: int
-
-
-def player_topic(registration_id: int) -> str:
-    """The topic of one player's own match and entry: ``reg:<registration id>``."""
-    return f"{PLAYER_PREFIX}{registration_id}"
-
-
-def channel() -> str:
-    """The Redis pub/sub channel of this database (two test databases on one Redis server
-    never hear each other)."""
-    return CHANNEL_PREFIX + str(settings.DATABASES["default"]["NAME"])
 
 
 def changed(
@@ -78,8 +80,6 @@ def _committed(event_id: int, topics: frozenset[str], matches: tuple[int, ...]) 
 
 def _bump_committed(event_id: int, topics: frozenset[str], matches: tuple[int, ...]) -> None:
     if matches:
-        from ..models import MatchSeat
-
         seated = MatchSeat.objects.filter(match_id__in=matches).values_list(
             "registration_id", flat=True
         )
@@ -96,7 +96,7 @@ def bump(event_id: int, topics: Sequence[str]) -> list[Change]:
     unique = sorted(set(topics))
     table = "tournaments_liveversion"
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    params: list[object] = []
+    params: list[int | str | None] = []
     for topic in unique:
         params += [event_id, topic, now]
     sql = (
@@ -115,16 +115,12 @@ def bump(event_id: int, topics: Sequence[str]) -> list[Change]:
 def _tell(changes: list[Change]) -> None:
     """This process's hub at once; the others through Redis (when configured). Redis down
     costs only speed: every hub also reads the table each second."""
-    from .hub import hub, publish_redis
-
     hub().publish(changes)
     publish_redis(changes)
 
 
 def current(event_id: int, topics: Iterable[str]) -> dict[str, int]:
     """The versions of ``topics`` at the event now (0: never changed). 1 query."""
-    from ..models import LiveVersion
-
     wanted = list(topics)
     found = dict(
         LiveVersion.objects.filter(event_id=event_id, topic__in=wanted).values_list(

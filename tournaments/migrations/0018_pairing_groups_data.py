@@ -3,11 +3,11 @@
 # sharing a Swiss group), "masters#flight-2" (a flight), "masters-top-cut" (a cut); a
 # match's kind and a bracket's seeds from its explanation ("3rd/4th place playoff: …",
 # "late entry", "seed 1 vs seed 8", "top cut: seeds 1, 8, 9, 16"), the round's phase and
-# the outcome (``tournaments.formats.seeds`` reads the seeds). Tested by tests/tournaments/test_migration_pairing_groups.py.
+# the outcome (``tournaments.seeds`` reads the seeds). Tested by tests/tournaments/test_migration_pairing_groups.py.
 
 from django.db import migrations
 
-from tournaments.formats.seeds import FirstRoundSeat, first_round_seeds
+from tournaments.seeds import FirstRoundSeat, first_round_seeds
 
 CUT_SUFFIX = "-top-cut"
 FLIGHT_SEP = "#flight-"
@@ -67,7 +67,7 @@ def _kind(match, phase):
 
 def _seeds(apps, group):
     """Store the seeds of a bracket group as the pairing code read them back from its
-    first round (``tournaments.formats.seeds``, a pure function of its rows)."""
+    first round (``tournaments.seeds``, a pure function of its rows)."""
     Round = apps.get_model("tournaments", "Round")
     MatchSeat = apps.get_model("tournaments", "MatchSeat")
     CutSeed = apps.get_model("tournaments", "CutSeed")

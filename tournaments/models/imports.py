@@ -2,7 +2,7 @@
 
 A big TOM file takes seconds to import, too long for a web request: the upload page
 stores the file on an ``ImportJob`` row and a worker imports it
-(``tournaments.services.import_jobs``). The row, not the broker, records the progress the
+(``interchange.services.import_jobs``). The row, not the broker, records the progress the
 job page polls, the refusal message or the event created, and the lease the beat sweep
 reads to find a job whose worker died.
 """
@@ -17,7 +17,7 @@ from .events import Event
 
 
 class ImportFormat(models.TextChoices):
-    """The file formats an event can be imported from (INTERFACES.md)."""
+    """The file formats an event can be imported from (docs/interfaces.md)."""
 
     TDF = "tdf", _("Pokémon TOM (.tdf)")
     EVENT_JSON = "event-json", _("Matchslip event JSON")

@@ -1,4 +1,4 @@
-"""Services own every state change (STYLE.md §2): keyword-only, ``by=`` the acting user
+"""Services own every state change (docs/style.md §2): keyword-only, ``by=`` the acting user
 (or the Registration of a player on their private link), atomic, audited. Views, tasks,
 the admin and commands call these."""
 
@@ -9,8 +9,6 @@ from .corrections import Correction, mark_changed_brackets, result_correct
 from .decklists import deck_check_draw, decklist_record
 from .edits import event_rounds_editable, event_rounds_floor, event_update, player_update
 from .events import event_create, event_finish, unique_slug
-from .import_jobs import import_job_create, import_job_retry
-from .imports import event_import_tdf
 from .invites import (
     staff_carry_over,
     staff_invite_accept,
@@ -20,7 +18,19 @@ from .invites import (
     staff_invite_problem,
     staff_invite_withdraw,
 )
+from .judge_calls import (
+    judge_call_claim,
+    judge_call_escalate,
+    judge_call_open,
+    judge_call_resolve,
+)
 from .listing import event_deletable, event_delete, event_has_results, event_listing_set
+from .player_decklists import (
+    decklist_deadline_set,
+    decklist_reopen,
+    decklist_settings_update,
+    decklist_submit,
+)
 from .player_sheets import players_sheet_preview, registrations_add_sheet
 from .registrations import (
     late_losses,
@@ -73,6 +83,10 @@ __all__ = [
     "correction_window_open",
     "deck_check_draw",
     "decklist_record",
+    "decklist_deadline_set",
+    "decklist_reopen",
+    "decklist_settings_update",
+    "decklist_submit",
     "dispute_resolve",
     "event_create",
     "event_deletable",
@@ -90,10 +104,11 @@ __all__ = [
     "event_rounds_editable",
     "event_rounds_floor",
     "event_update",
-    "event_import_tdf",
-    "import_job_create",
-    "import_job_retry",
     "event_settings_update",
+    "judge_call_claim",
+    "judge_call_escalate",
+    "judge_call_open",
+    "judge_call_resolve",
     "locked_message",
     "mark_changed_brackets",
     "match_time_extend",

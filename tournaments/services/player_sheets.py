@@ -1,7 +1,7 @@
 """Registering players from a pasted or uploaded spreadsheet: a preview with every
 problem marked, nothing saved, then the confirmed save through the bulk path.
 
-``players_sheet_preview`` reads the text (``formats.player_sheet``: CSV or TSV, comma,
+``players_sheet_preview`` reads the text (``tournaments.player_sheet``: CSV or TSV, comma,
 semicolon or tab, quoted fields, a header row in any order) and checks each row against
 the event: a missing name, a player id or name twice in the sheet or already registered,
 an unknown division, a birth year that is not one or out of range, an age division the
@@ -15,17 +15,17 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..ages import division_for
 from ..errors import InvalidInput
-from ..formats.player_sheet import normalise, sheet_parse, year_of
-from ..formats.spreadsheet import starts_like_formula
 from ..models import Division, DivisionCode, Event, Registration
+from ..player_sheet import normalise, sheet_parse, year_of
 from ..seasons import event_season
+from ..spreadsheet import starts_like_formula
 from ..text import TextRefused, clean_name
 from .registration_batch import NewPlayer, players_register
 
@@ -33,7 +33,7 @@ from .registration_batch import NewPlayer, players_register
 FIRST_BIRTH_YEAR = 1900
 NAME_MAX, PLAYER_ID_MAX = 200, 40  # the Player model's field lengths
 
-#: What a division cell may say, normalised (``formats.player_sheet.normalise``), per code.
+#: What a division cell may say, normalised (``tournaments.player_sheet.normalise``), per code.
 DIVISION_WORDS: dict[str, frozenset[str]] = {
     DivisionCode.JUNIOR: frozenset({"junior", "juniors", "jr", "ju", "infantil"}),
     DivisionCode.SENIOR: frozenset({"senior", "seniors", "sr", "se", "juvenil"}),
@@ -238,15 +238,16 @@ def _row_division(
     if year is None:
         problems.append("A birth year is needed to choose the age division.")
         return None
-    if by_year not in divisions:
-        problems.append(f"Born {year} is {by_year.title()}, not a division of this event.")
+    age = division_for(year, season)
+    if age not in divisions:
+        problems.append(f"Born {year} is {age.title()}, not a division of this event.")
         return None
-    return divisions[by_year]
+    return divisions[age]
 
 
 @transaction.atomic
 def registrations_add_sheet(
-    *, event: Event, text: str, by: Any, allow_duplicate_names: bool = False
+    *, event: Event, text: str, by: Actor, allow_duplicate_names: bool = False
 ) -> list[Registration]:
     """Register every row of a previewed sheet, all or nothing, through the bulk path
     (``players_register``: late entries P-LATE-1, flights P-FL-4, P-SE-4, one

@@ -5,16 +5,15 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor, acting_user
 from ..ages import division_for
 from ..errors import DivisionUnconfirmed, InvalidInput
-from ..formats.player_sheet import turn_name
 from ..groups import swiss_group
 from ..models import (
     Division,
@@ -28,6 +27,7 @@ from ..models import (
     Registration,
     Round,
 )
+from ..player_sheet import turn_name
 from ..seasons import event_season
 from ..text import clean_name
 from .audit import audit_log
@@ -139,7 +139,7 @@ def registration_add(
     *,
     event: Event,
     name: str,
-    by: Any,
+    by: Actor,
     player_id: str = "",
     birth_year: int | None = None,
     division: Division | None = None,
@@ -153,7 +153,7 @@ def registration_add(
     flighted division they join the smaller flight (P-FL-4). See ``players_register``.
 
     Issue 20 item 3: a name written "Last, First" is turned round as a pasted sheet's is
-    (``formats.player_sheet.turn_name``); without ``division`` the birth year chooses it
+    (``tournaments.player_sheet.turn_name``); without ``division`` the birth year chooses it
     by the season's cut-offs (``division_of_birth_year``, P-AGE-1); a ``division`` the
     birth year does not give needs ``confirm_division``.
 
@@ -217,7 +217,7 @@ def division_by_birth_year(
 
 
 @transaction.atomic
-def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registration]:
+def registrations_add_csv(*, event: Event, text: str, by: Actor) -> list[Registration]:
     """Register every line of pasted CSV text, all or nothing: every line is checked
     first (``parse_player_lines``, player ids unique and not yet registered, the age
     division of the birth year P-AGE-1, P-LATE-1, P-SE-4), then all are saved as
@@ -246,7 +246,7 @@ def registrations_add_csv(*, event: Event, text: str, by: Any) -> list[Registrat
 
 
 @transaction.atomic
-def registration_drop(*, registration: Registration, by: Any, reason: str = "") -> Registration:
+def registration_drop(*, registration: Registration, by: Actor, reason: str = "") -> Registration:
     """Drop a player (P-SW-6): they finish the round they are seated in, if any, and are
     never paired again. ``dropped_after_round`` = the last round they are seated in (0 if
     none). Dropping twice is refused, and so is dropping once the event is finished.
@@ -277,7 +277,7 @@ def registration_drop(*, registration: Registration, by: Any, reason: str = "") 
 
 @transaction.atomic
 def registration_reinstate(
-    *, registration: Registration, by: Any, reason: str = ""
+    *, registration: Registration, by: Actor, reason: str = ""
 ) -> Registration:
     """Undo a drop (issue 20: a no-show dropped by mistake, a player who changed their
     mind): the player is paired again from their next round. Allowed only while that round
@@ -344,7 +344,7 @@ def registration_set_division(
     *,
     registration: Registration,
     division: Division,
-    by: Any,
+    by: Actor,
     reason: str = "",
     confirm: bool = False,
 ) -> Registration:
@@ -381,7 +381,7 @@ def registration_set_division(
 
 
 @transaction.atomic
-def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
+def match_forfeit(*, registration: Registration, by: Actor) -> Match | None:
     """P-SE-3: in single elimination a player who drops (or is disqualified) loses the
     current match whatever its state: their pending single-elimination match is recorded
     as a win for the opponent, audited. Returns that match, or None when there is none."""
@@ -401,7 +401,7 @@ def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
     match.outcome, match.winner = Outcome.WIN, opponent.registration
     match.version += 1
     match.reported_at = timezone.now()
-    match.reported_by = by if getattr(by, "is_authenticated", False) else None
+    match.reported_by = acting_user(by)
     match.save(update_fields=["outcome", "winner", "version", "reported_at", "reported_by"])
     audit_log(
         event=registration.event,
@@ -418,9 +418,9 @@ def match_forfeit(*, registration: Registration, by: Any) -> Match | None:
 
 
 @transaction.atomic
-def registration_disqualify(*, registration: Registration, by: Any, reason: str) -> Registration:
+def registration_disqualify(*, registration: Registration, by: Actor, reason: str) -> Registration:
     """Disqualify a player: never paired again, their results still count for their
-    opponents, no place in the standings (INTERFACES.md); in single elimination they lose
+    opponents, no place in the standings (docs/interfaces.md); in single elimination they lose
     the current match at once (P-SE-3). The reason is required and audited."""
     if not reason.strip():
         raise InvalidInput(gettext("Give the reason for the disqualification."))

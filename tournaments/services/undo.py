@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor, actor_name
 from ..errors import InvalidInput, ResultConflict, RoundStateError
 from ..groups import group_label
 from ..models import (
@@ -40,23 +41,19 @@ from .audit import audit_log
 from .result_types import result_format, seats_of
 from .results import locked_match
 from .rounds import round_discard, standings_refresh_on_commit
+from .seating import move_refusal, seating_after_move, swap_refusal
+from .tables import tables_in_play
 
 NOT_STARTED = (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
 SWISS_PHASES = (Phase.SWISS, Phase.SWISS_DAY2)
 NOTE_MAX = 500
 
 
-def _actor_name(by: Any) -> str:
-    """Who made a manual change, as the pairing notes name them."""
-    name = getattr(by, "get_username", None)
-    return name() if callable(name) else "the system"
-
-
 # --- 1. discard a paired round ---------------------------------------------------------
 
 
 @transaction.atomic
-def round_pairings_discard(*, round: Round, by: Any, reason: str = "") -> Event:  # noqa: A002
+def round_pairings_discard(*, round: Round, by: Actor, reason: str = "") -> Event:  # noqa: A002
     """Discard the pairings of a round that has not started (issue 20 item 1): its
     matches and the round row are removed (``rounds.round_discard``: refused with
     RoundStateError once started, P-POST-2; one ``round.discard`` audit row with the
@@ -135,7 +132,7 @@ def round_seats_swap(
     round: Round,  # noqa: A002
     first: Registration,
     second: Registration,
-    by: Any,
+    by: Actor,
     reason: str = "",
 ) -> Round:
     """Swap two players of a round that has not started between their tables (issue 20
@@ -178,6 +175,8 @@ def round_seats_swap(
         )
     if Outcome.LOSS in (a.match.outcome, b.match.outcome):
         raise InvalidInput(gettext("A late-entry loss is not a table: it cannot be swapped."))
+    if refusal := swap_refusal(rnd, [a.registration, b.registration]):  # issue 23 item 3
+        raise InvalidInput(refusal)
     matches = {
         m.pk: m for m in Match.objects.select_for_update().filter(pk__in=[a.match_id, b.match_id])
     }
@@ -203,7 +202,7 @@ def round_seats_swap(
         m.save(update_fields=["rematch", "pair_down", "why"])
     names = (a.registration.player.name, b.registration.player.name)
     note = (
-        f"Manual change by {_actor_name(by)}: swapped {names[0]} "
+        f"Manual change by {actor_name(by)}: swapped {names[0]} "
         f"({_table_label(matches[a.match_id])}) and {names[1]} ({_table_label(matches[b.match_id])})."
     )
     rematches = [m.table for m in matches.values() if m.rematch]
@@ -237,7 +236,7 @@ def round_table_move(
     round: Round,  # noqa: A002
     match: Match,
     table: int,
-    by: Any,
+    by: Actor,
     reason: str = "",
 ) -> Round:
     """Re-seat a table of a round that has not started (issue 20, "swap or re-seat"): its
@@ -249,8 +248,6 @@ def round_table_move(
     RoundStateError once the round has started (P-POST-2). The round's pairing notes get
     "Manual change by <user>: table 3 moved to table 12."; one ``round.reseat`` audit row
     holds the tables before and after, and ``reason``. Returns the round."""
-    from .tables import tables_in_play  # a sibling service module, loaded on use
-
     rnd = Round.objects.select_for_update().select_related("event", "group").get(pk=round.pk)
     if rnd.status not in NOT_STARTED:
         raise RoundStateError(
@@ -271,6 +268,8 @@ def round_table_move(
             gettext("Table %(table)s is in use by another pairing group in the hall.")
             % {"table": table}
         )
+    if refusal := move_refusal(rnd, m, table):  # issue 23 item 3: fixed seats stay
+        raise InvalidInput(refusal)
     other = Match.objects.select_for_update().filter(round=rnd, table=table).first()
     old = {"table": m.table, "to": table, "traded_with": other.pk if other else None}
     was = m.table
@@ -283,11 +282,12 @@ def round_table_move(
         if "manual change" in m.why
         else "; ".join(p for p in (m.why, "manual change") if p)[:200]
     )
-    m.save(update_fields=["table", "why"])
+    m.seating = seating_after_move(rnd, m)
+    m.save(update_fields=["table", "why", "seating"])
     if other is not None:
         other.table = was
         other.save(update_fields=["table"])
-    note = f"Manual change by {_actor_name(by)}: table {was} moved to table {table}."
+    note = f"Manual change by {actor_name(by)}: table {was} moved to table {table}."
     if other is not None:
         note += f" Table {table}'s players moved to table {was}."
     rnd.notes = [*rnd.notes, note]
@@ -353,7 +353,7 @@ def last_entry_undo_refusal(rnd: Round) -> str:
 def round_last_entry_undo(
     *,
     round: Round,  # noqa: A002
-    by: Any,
+    by: Actor,
     match: Match | None = None,
     version: int | None = None,
     reason: str = "",

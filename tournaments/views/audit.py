@@ -11,12 +11,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from ..formats.spreadsheet import safe_cell
 from ..forms import AuditFilterForm
 from ..models import Event
 from ..permissions import event_staff_required
 from ..selectors.audit import AuditFilter, audit_for_staff, audit_page_for_staff, audit_people
 from ..selectors.names import registration_name, with_shown_names
+from ..spreadsheet import safe_cell
 
 
 def _filter(request: HttpRequest, event: Event) -> tuple[AuditFilterForm, AuditFilter]:
@@ -82,7 +82,7 @@ def audit(request: HttpRequest, event: Event) -> HttpResponse:
 @event_staff_required("audit")
 def audit_csv(request: HttpRequest, event: Event) -> HttpResponse:
     """Every audit row matching the filters as CSV (UTF-8, one header line); a cell a
-    spreadsheet would run as a formula is written as text (``formats.spreadsheet``)."""
+    spreadsheet would run as a formula is written as text (``tournaments.spreadsheet``)."""
     _, f = _filter(request, event)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}-audit.csv"'

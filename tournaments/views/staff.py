@@ -4,7 +4,7 @@ The judges' desk is in ``desk``, the audit trail in ``audit``, print pages in
 ``printing``, staff management and players' private links in ``team``.
 
 Each view parses input, calls one service, and shows a ``MatchslipError`` as a form
-error or message (STYLE.md §2, §7). Anything else is a bug and propagates. The
+error or message (docs/style.md §2, §7). Anything else is a bug and propagates. The
 dashboard and pairing pages live in ``pairings.views.staff``, the standings page in
 ``standings.views.staff``.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,6 +27,7 @@ from rulesets import DEFAULT, RULESETS, get_ruleset
 from rulesets.tables import Recommendation
 
 from .. import services
+from ..actors import Actor
 from ..errors import (
     AgreedResultOverride,
     DivisionUnconfirmed,
@@ -33,7 +35,6 @@ from ..errors import (
     ResultConflict,
     RoundStateError,
 )
-from ..formats.checks import MAX_FILE_BYTES
 from ..forms import (
     DivisionForm,
     DropForm,
@@ -66,14 +67,14 @@ from ..selectors import (
 from ..selectors.names import registration_name
 from ..selectors.reports import reports_for_round
 from .clock import clock_context
-from .common import event_match_or_404, int_param, wants_fragment
+from .common import HtmxRequest, event_match_or_404, int_param, wants_fragment
 from .result_forms import PodSlipForm, SlipForm, refusal, result_args, slip_form
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
 
 
 @login_required_htmx
-def event_create(request: HttpRequest) -> HttpResponse:
+def event_create(request: HtmxRequest) -> HttpResponse:
     """Create an event with its announced structure (S-1, S-2); ``?players=N`` shows the
     recommendation of the chosen ruleset's table (P-RT-1 … P-RT-7) and pre-fills rounds
     and cut. The creator becomes organiser."""
@@ -91,7 +92,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         if rule.day2_rounds:  # P-RT-2: two days from 227 players
             initial["day2_rounds"] = rule.day2_rounds
     form = EventForm(request.POST or None, initial=initial)
-    season = form.data.get("season_year") if form.is_bound else None
+    season = str(form.data.get("season_year") or "") if form.is_bound else ""
     rules = RULESETS.get(str(form.data.get("ruleset") if form.is_bound else ruleset_id))
     # The planner (issue 13): the GET inputs, or the same names posted with the event.
     plan_form = PlanForm(request.POST if request.method == "POST" else request.GET)
@@ -110,7 +111,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         "rules": rules,
         "round_table": rules.table(two_day=two_day) if rules else None,
         "two_day": two_day,
-        "cutoffs": cutoffs(int(season) if str(season or "").isdigit() else current_season()),
+        "cutoffs": cutoffs(int(season) if season.isdigit() else current_season()),
         "ruleset_features": _ruleset_features(),
     }
     if request.method == "GET" and wants_fragment(request):
@@ -140,7 +141,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 def _plan_error(plan_form: PlanForm) -> str:
     """The planner's refused inputs in one line: "Round length (minutes): …"."""
     return " ".join(
-        f"{plan_form.fields[name].label}: {' '.join(errors)}"
+        f"{plan_form.fields[name].label}: {' '.join(str(e) for e in errors)}"
         for name, errors in plan_form.errors.items()
     )
 
@@ -248,7 +249,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
         request.POST,
         request.FILES,
         ages=event.rules.features.age_divisions,
-        max_bytes=MAX_FILE_BYTES,
+        max_bytes=settings.UPLOAD_MAX_BYTES,
     )
     if not form.is_valid():
         return _players_page(request, event, csv_form=form)
@@ -469,7 +470,7 @@ def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
     )
 
 
-def _slip(match: Match, form: SlipForm, by: Any, reason: str = "") -> None:
+def _slip(match: Match, form: SlipForm, by: Actor, reason: str = "") -> None:
     """Turn a validated :func:`slip_form` into a ``slip_enter`` call. In a complete
     round a pod is final and a match slip may only repeat the recorded result (a double
     submit): a change is a judge's correction, with a reason (P-POST-4). ``reason``: the
@@ -499,7 +500,7 @@ def _slip(match: Match, form: SlipForm, by: Any, reason: str = "") -> None:
 
 @require_POST
 @event_operator_required
-def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+def match_result(request: HtmxRequest, event: Event, match_id: int) -> HttpResponse:
     """Enter the slip of any table from one click, its form chosen per format
     (``result_forms.slip_form``): a match's result buttons (R-6), a best-of-3 game score
     or double loss (M-MATCH-1; an impossible score such as 3-0, or a draw in single
@@ -525,7 +526,7 @@ def match_result(request: HttpRequest, event: Event, match_id: int) -> HttpRespo
 
 
 def override_response(
-    request: HttpRequest, event: Event, match: Match, override: AgreedResultOverride
+    request: HtmxRequest, event: Event, match: Match, override: AgreedResultOverride
 ) -> HttpResponse:
     """Ask for the reason of a slip overriding what every player reported (issue 20
     item 3): the same slip's fields carried in hidden inputs, a reason to type, and
@@ -561,7 +562,7 @@ def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
 
 
 def slip_response(
-    request: HttpRequest,
+    request: HtmxRequest,
     event: Event,
     match: Match,
     error: str,

@@ -14,7 +14,7 @@ _NUM = re.compile(r'"__num__(-?[0-9.]+)"')
 
 def dumps_with_six_decimals(data: dict) -> str:
     """JSON text where every tiebreaker is written with at least ``DECIMALS`` (6) decimals
-    (INTERFACES.md)."""
+    (docs/interfaces.md)."""
 
     def fix(obj):
         if isinstance(obj, dict):

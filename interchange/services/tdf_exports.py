@@ -30,6 +30,9 @@ from typing import Any
 
 from django.db.models import Q
 
+from tournaments.models import Event, Match, Outcome, PairingGroup, Phase, Registration, Round
+from tournaments.selectors.names import file_ids_for_event
+
 from ..formats.tdf_event import TWO_DAY_MODE
 from ..formats.tdf_export import (
     OUTCOME_CODE,
@@ -42,8 +45,6 @@ from ..formats.tdf_export import (
     TdfDocument,
     write_tdf,
 )
-from ..models import Event, Match, Outcome, PairingGroup, Phase, Registration, Round
-from ..selectors.names import file_ids_for_event
 
 #: Divisions of a pod → TOM category (P-AGE-2, P-AGE-3); an open event is written as Masters.
 CATEGORY = {

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from interchange.services.tdf_exports import event_tdf
 from standings.services import standings_data
 from tournaments.models import Event
-from tournaments.services.tdf_exports import event_tdf
 
 
 class Command(BaseCommand):

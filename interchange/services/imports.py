@@ -13,15 +13,10 @@ from typing import Any
 
 from django.db import transaction
 
+from pairings.procedures import event_done
 from rulesets import get_ruleset
-
-from ..errors import InvalidInput
-from ..formats.checks import ELIMINATION, MAX_FILE_BYTES, FileRefused, check_event_data
-from ..formats.eventdata import DivisionData, EventData, MatchData
-from ..formats.seeds import FirstRoundSeat, first_round_seeds
-from ..formats.tdf import TdfError, parse_tdf
-from ..formats.tdf_event import tdf_event_data
-from ..groups import (
+from tournaments.errors import InvalidInput
+from tournaments.groups import (
     cut_group,
     cut_key,
     flight_group,
@@ -30,8 +25,8 @@ from ..groups import (
     set_swiss_groups,
     swiss_group,
 )
-from ..messages import gettext, stored
-from ..models import (
+from tournaments.messages import gettext, stored
+from tournaments.models import (
     Division,
     Event,
     EventStaff,
@@ -50,12 +45,17 @@ from ..models import (
     Structure,
     match_kind,
 )
-from ..multiplayer import allowed_cuts
-from ..procedures import groups_done
-from ..text import normalised_name
-from .audit import audit_log
-from .events import event_insert
-from .rounds import standings_refresh_on_commit
+from tournaments.multiplayer import allowed_cuts
+from tournaments.seeds import FirstRoundSeat, first_round_seeds
+from tournaments.services.audit import audit_log
+from tournaments.services.events import event_insert
+from tournaments.services.rounds import standings_refresh_on_commit
+from tournaments.text import normalised_name
+
+from ..formats.checks import ELIMINATION, MAX_FILE_BYTES, FileRefused, check_event_data
+from ..formats.eventdata import DivisionData, EventData, MatchData
+from ..formats.tdf import TdfError, parse_tdf
+from ..formats.tdf_event import tdf_event_data
 
 
 def _pod_of(
@@ -243,7 +243,7 @@ def _store_seeds(
     regs: dict[str, Registration],
 ) -> None:
     """Store the seeds of each bracket group that has rounds (``CutSeed``), read back
-    from its first round (``formats.seeds``: a file carries no seeds)."""
+    from its first round (``tournaments.seeds``: a file carries no seeds)."""
     for group in brackets:
         played = [(rnd, m) for rnd, m in pairs if rnd.group_id == group.pk]
         if not played:
@@ -304,10 +304,10 @@ def _structure(data: EventData, cut: int) -> str:
 
 def _status(event: Event) -> str:
     """The status of an event whose rounds were just written: finished when no pairing
-    group has anything left to pair or enter (``procedures.groups_done``: the pairing
-    layer's next step of every group is done), else running — in its top cut once a
+    group has anything left to pair or enter (``pairings.procedures.event_done``: the
+    pairing layer's next step of every group is done), else running — in its top cut once a
     top-cut round exists, else in the Swiss."""
-    if groups_done(event):
+    if event_done(event):
         return EventStatus.FINISHED
     if event.rounds.filter(phase=Phase.TOP_CUT).exists():
         return EventStatus.TOP_CUT

@@ -20,7 +20,8 @@ import json
 import re
 from typing import Any
 
-from ..messages import gettext
+from tournaments.messages import gettext
+
 from .checks import FileRefused, shown
 
 _PLAIN_INT = re.compile(r"-?[0-9]+")  # ASCII only: str patterns' \d takes any script's digits

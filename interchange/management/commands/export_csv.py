@@ -1,14 +1,14 @@
 """``manage.py export_csv SLUG standings|pairings PATH`` (INTERFACES.md): the current
 standings (place, id, name, record, points and every tiebreaker column the event's
 ruleset declares, headed as on the pages) or the current round's pairings and results,
-as CSV in UTF-8 with a byte-order mark (``standings.csv_export``; the staff pages offer
+as CSV in UTF-8 with a byte-order mark (``interchange.services.csv_exports``; the staff pages offer
 the same files)."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from standings.csv_export import ENCODING, csv_text, pairings_rows, standings_rows
+from interchange.services.csv_exports import ENCODING, csv_text, pairings_rows, standings_rows
 from tournaments.models import Event
 
 __all__ = ["Command", "pairings_rows", "standings_rows"]  # the row builders, re-exported

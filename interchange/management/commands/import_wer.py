@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from tournaments.formats.wer import parse_wer
+from interchange.formats.wer import parse_wer
 
 from ._imports import import_file, read_file
 

@@ -14,12 +14,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from interchange.formats.checks import MAX_FILE_BYTES, FileRefused
+from interchange.formats.eventdata import EventData
+from interchange.formats.plain import decode_json
+from interchange.services.imports import event_import, file_too_large
 from tournaments.errors import MatchslipError
-from tournaments.formats.checks import MAX_FILE_BYTES, FileRefused
-from tournaments.formats.eventdata import EventData
-from tournaments.formats.plain import decode_json
 from tournaments.messages import shown
-from tournaments.services.imports import event_import, file_too_large
 
 
 def read_file(path: Path) -> bytes:

@@ -47,9 +47,9 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from ..errors import InvalidInput
-from ..messages import gettext
-from ..models import (
+from tournaments.errors import InvalidInput
+from tournaments.messages import gettext
+from tournaments.models import (
     AuditEvent,
     BackgroundRun,
     CutSeed,

@@ -7,11 +7,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
+from interchange.services.tdf_exports import event_tdf
+from standings.services import standings_data
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
-from tournaments.services.tdf_exports import event_tdf
-
-from ..services import standings_data
 
 
 @require_safe

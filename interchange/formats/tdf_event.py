@@ -30,9 +30,9 @@ from typing import Any
 
 from rulesets import get_ruleset
 from standings.engine.day2 import day2_cut
+from tournaments.ages import division_for, season_end_year
+from tournaments.messages import gettext
 
-from ..ages import division_for, season_end_year
-from ..messages import gettext
 from .checks import FileRefused, check_event_data, check_sizes
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 from .plain import plain_int

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from tournaments.formats.melee import melee_to_event_data
+from interchange.formats.melee import melee_to_event_data
 
 from ._imports import import_file, read_json
 

@@ -21,8 +21,9 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from ..ages import division_for, season_end_year
-from ..messages import gettext
+from tournaments.ages import division_for, season_end_year
+from tournaments.messages import gettext
+
 from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
 from .plain import plain_int
 

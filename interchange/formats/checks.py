@@ -49,10 +49,10 @@ from django.conf import settings
 
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
+from tournaments.identities import pop_id_problem, sanction_id_problem
+from tournaments.messages import gettext
+from tournaments.text import name_problem
 
-from ..identities import pop_id_problem, sanction_id_problem
-from ..messages import gettext
-from ..text import name_problem
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 # An upload or a file given to an import command: the one upload limit (settings, issue 21).

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.formats.event_json import parse_event_json
-from tournaments.services.archive import ARCHIVE_FORMAT, ArchiveRefused, archive_restore
+from interchange.formats.event_json import parse_event_json
+from interchange.services.archive import ARCHIVE_FORMAT, ArchiveRefused, archive_restore
 
 from ._imports import import_file, read_json
 

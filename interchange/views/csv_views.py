@@ -11,7 +11,7 @@ from tournaments.models import Event, Round
 from tournaments.permissions import event_operator_required
 from tournaments.views.common import int_param
 
-from ..csv_export import ENCODING, csv_text, pairings_rows, standings_rows
+from ..services.csv_exports import ENCODING, csv_text, pairings_rows, standings_rows
 
 
 def _download(rows: list[list[str]], filename: str) -> HttpResponse:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from tournaments.formats.tdf import parse_tdf
-from tournaments.formats.tdf_event import tdf_event_data
+from interchange.formats.tdf import parse_tdf
+from interchange.formats.tdf_event import tdf_event_data
 
 from ._imports import import_file, read_file
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from rulesets import DEFAULT, RULESETS, clean_options, get_ruleset
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
+from tournaments.messages import gettext
 
-from ..messages import gettext
 from .checks import DIVISIONS, PHASES, STRUCTURES, FileRefused, check_event_data, flag, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 

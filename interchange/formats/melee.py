@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..messages import gettext
+from tournaments.messages import gettext
+
 from .checks import PLAYER_ID_LENGTH, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 

@@ -14,12 +14,11 @@ import csv
 import io
 from typing import Any
 
-from tournaments.formats.spreadsheet import safe_rows
+from standings.adapters import decimal_text
+from standings.services import standings_data
 from tournaments.models import Event, Outcome, Round
 from tournaments.selectors.names import file_ids_for_event, shown_names_by_external_id
-
-from .adapters import decimal_text
-from .services import standings_data
+from tournaments.spreadsheet import safe_rows
 
 #: A spreadsheet opens UTF-8 text as UTF-8 only after this byte-order mark.
 ENCODING = "utf-8-sig"
@@ -127,7 +126,7 @@ def _current_rounds(event: Event) -> list[Round]:
 
 def csv_text(rows: list[list[str]]) -> str:
     """The rows as CSV text (write it with :data:`ENCODING`, or encode it so); a cell a
-    spreadsheet would run as a formula is written as text (``formats.spreadsheet``)."""
+    spreadsheet would run as a formula is written as text (``tournaments.spreadsheet``)."""
     buffer = io.StringIO()
     csv.writer(buffer).writerows(safe_rows(rows))  # never a formula in a spreadsheet
     return buffer.getvalue()

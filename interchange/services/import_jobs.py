@@ -1,7 +1,7 @@
 """Long imports as background work (issue 14): an uploaded event file becomes an
 ``ImportJob`` row that a Celery worker imports (STYLE.md §4).
 
-:func:`import_job_create` stores the file and sends ``tournaments.tasks.import_job_run``
+:func:`import_job_create` stores the file and sends ``interchange.tasks.import_job_run``
 after commit; :func:`import_job_execute` reads the file, then runs the importer
 (``imports.event_import``) in its one transaction: a refused file fails the job with the
 importer's message naming the element or field at fault, and nothing is written. Without
@@ -23,7 +23,7 @@ part, would show nothing). SQLite allows one writer at a time, so there progress
 the transaction is skipped.
 
 The lease is BackgroundRun's (``services.runs``): a worker beats every
-``HEARTBEAT_EVERY`` seconds from a thread; :func:`import_jobs_sweep` (Celery beat, with
+``HEARTBEAT_EVERY`` seconds from a thread; :func:`import_jobs_sweep` (Celery beat, beside
 ``runs_sweep``) re-sends a job never handed to the broker or never taken, and fails a
 running job whose worker stopped beating for ``LEASE``, keeping its file so the uploader
 can "Try again" (:func:`import_job_retry`).
@@ -43,7 +43,12 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from ..errors import InvalidInput, MatchslipError
+from tournaments.errors import InvalidInput, MatchslipError
+from tournaments.messages import deferred, gettext, stored
+from tournaments.models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
+from tournaments.outages import BROKER_ERRORS, broker_outage
+from tournaments.services.runs import LAST_SIGN, lease_heartbeat, lease_lost, row_lease_lost
+
 from ..formats.checks import MAX_FILE_BYTES, FileRefused
 from ..formats.event_json import FORMAT as EVENT_JSON_FORMAT
 from ..formats.event_json import parse_event_json
@@ -53,15 +58,11 @@ from ..formats.plain import decode_json
 from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
 from ..formats.wer import parse_wer
-from ..messages import deferred, gettext, stored
-from ..models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
-from ..outages import BROKER_ERRORS, broker_outage
 from .imports import event_import, file_too_large
-from .runs import LAST_SIGN, lease_heartbeat, lease_lost, row_lease_lost
 
 logger = logging.getLogger(__name__)
 
-TASK = "tournaments.tasks.import_job_run"
+TASK = "interchange.tasks.import_job_run"
 QUEUED, RUNNING = ImportJobStatus.QUEUED, ImportJobStatus.RUNNING
 DONE, FAILED = ImportJobStatus.DONE, ImportJobStatus.FAILED
 WRITE_EVERY = 0.5  # seconds between two progress writes of the same stage
@@ -296,8 +297,8 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
     """Find jobs the broker or a worker lost: send again a queued job never handed to the
     broker for ``SEND_GRACE`` or sent but not taken for ``START_GRACE``; fail a running
     job with no heartbeat for ``LEASE`` with ``WORKER_LOST`` (its file kept for "Try
-    again"). Returns ``[(job id, "sent" | "failed")]``. Run by Celery beat with
-    ``runs_sweep`` (``tournaments.tasks.runs_sweep``); safe to run at any time and twice:
+    again"). Returns ``[(job id, "sent" | "failed")]``. Run by Celery beat beside
+    ``runs_sweep`` (``interchange.tasks.import_jobs_sweep``); safe to run at any time and twice:
     rows another sweep holds are skipped."""
     now = timezone.now()
     lost = lease_lost(now)

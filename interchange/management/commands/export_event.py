@@ -14,9 +14,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from interchange.services.archive import event_archive
+from interchange.services.exports import event_export
 from tournaments.models import Event
-from tournaments.services.archive import event_archive
-from tournaments.services.exports import event_export
 
 
 class Command(BaseCommand):

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from tournaments.groups import swiss_group
+from tournaments.models import Event, MatchKind, MatchSeat, Outcome
+
 from ..formats.event_json import FORMAT
-from ..groups import swiss_group
-from ..models import Event, MatchKind, MatchSeat, Outcome
 
 _RESULTS = {
     Outcome.DRAW: "draw",

@@ -1,6 +1,6 @@
 """Importing an event file (TOM ``.tdf``, event JSON, WER, melee.gg) as background work.
 
-The upload page makes an ``ImportJob`` (``services.import_job_create``) and shows the
+The upload page makes an ``ImportJob`` (``services.import_jobs.import_job_create``) and shows the
 job's page, which HTMX polls until the job is done (then it goes to the new event's
 dashboard) or failed (then it shows the importer's message). Without a broker the job is
 finished inside the upload's request: a done job goes straight to the event, a refused
@@ -19,19 +19,20 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import services
-from ..errors import InvalidInput, MatchslipError
+from tournaments.errors import InvalidInput, MatchslipError
+from tournaments.forms import EventFileForm
+from tournaments.messages import shown
+from tournaments.models import ImportJob, ImportJobStatus
+from tournaments.permissions import login_required_htmx
+from tournaments.views.common import wants_fragment
+
 from ..formats.checks import MAX_FILE_BYTES
-from ..forms import EventFileForm
-from ..messages import shown
-from ..models import ImportJob, ImportJobStatus
-from ..permissions import login_required_htmx
+from ..services import import_jobs
 from ..services.import_jobs import import_format_guess
 from ..services.imports import file_too_large
-from .common import wants_fragment
 
-UPLOAD_TEMPLATE = "tournaments/staff/tdf_import.html"
-JOB_TEMPLATE = "tournaments/staff/import_job.html"
+UPLOAD_TEMPLATE = "interchange/import.html"
+JOB_TEMPLATE = "interchange/import_job.html"
 NO_FORMAT = gettext_noop("Choose the file's format: it could not be told from the file.")
 
 
@@ -52,7 +53,7 @@ def event_file_import(request: HttpRequest, format: str = "") -> HttpResponse:
             kind = chosen or import_format_guess(upload.name, content) or format
             if not kind:
                 raise InvalidInput(gettext(NO_FORMAT))
-            job = services.import_job_create(
+            job = import_jobs.import_job_create(
                 filename=upload.name, content=content, format=kind, by=request.user
             )
         except MatchslipError as e:
@@ -85,7 +86,7 @@ def import_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
     """ "Try again" on a job whose worker stopped: queue it anew with the file it kept."""
     job = _job_for(request, job_id)
     try:
-        job = services.import_job_retry(job=job, by=request.user)
+        job = import_jobs.import_job_retry(job=job, by=request.user)
     except MatchslipError as e:
         messages.error(request, str(e))
         return redirect("staff:import_job", job.pk)

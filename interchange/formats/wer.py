@@ -32,7 +32,8 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from ..messages import gettext
+from tournaments.messages import gettext
+
 from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 from .plain import plain_int
