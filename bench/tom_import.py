@@ -1,9 +1,9 @@
 """Importing a big TOM ``.tdf`` file: ``event_import_tdf`` end to end (on demand only).
 
 Builds a ``--players`` Masters event with ``--rounds`` finished Swiss rounds from the
-shared TOM file's ``<tournament>`` and ``<data>`` (player ids ``9…``, tables from 1, a
-bye when the count is odd, a draw at every tenth table), then imports it ``--repeat``
-times as ``import_tdf`` does (parse, check, write). Prints one JSON line::
+``<tournament>`` and ``<data>`` of the real TOM file in ``tests/data/pokemon`` (player ids
+``9…``, tables from 1, a bye when the count is odd, a draw at every tenth table), then
+imports it ``--repeat`` times as ``import_tdf`` does (parse, check, write). Prints one JSON line::
 
     {"bench": "tom_import", "players": 5000, "rounds": 9, "file_mb": 5.8,
      "import_s": 9.3, "queries": 53, "peak_rss_mb": 169.1}
@@ -42,12 +42,12 @@ from django.db import connection  # noqa: E402
 
 from tournaments import services  # noqa: E402
 
-TEMPLATE = Path(__file__).resolve().parent.parent.parent / "shared/data/pokemon"
+TEMPLATE = Path(__file__).resolve().parent.parent / "tests/data/pokemon"
 STAMP = "<timestamp>11/30/2025 11:00:00</timestamp>"
 
 
 def _head() -> str:
-    """The shared file up to its ``<players>``: ``<tournament>``, ``<data>``, time elapsed."""
+    """The real file up to its ``<players>``: ``<tournament>``, ``<data>``, time elapsed."""
     (path,) = sorted(TEMPLATE.glob("*.tdf"))[:1]
     text = path.read_text(encoding="utf-8")
     return text[: text.index("\t<players>")]

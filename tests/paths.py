@@ -1,6 +1,8 @@
-"""Where the shared specification and real event data live: ``../shared`` beside the repo."""
+"""Where the real event files live in the repo: ``tests/data`` (see its README.md).
+
+The specification they are checked against is ``docs/rules.md``; the file formats and
+commands are ``docs/interfaces.md``."""
 
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-DATA = SHARED / "data"
+DATA = Path(__file__).resolve().parent / "data"
