@@ -1,4 +1,5 @@
-# Matchslip: `make run` serves the app with a demo event; `make test` runs the whole suite.
+# Matchslip: `make run` serves the app with a demo event; `make test` runs the whole suite;
+# `make lint` runs the checks CI runs first; `make test-fast` the tests that need no services.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/matchslip
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test lint bench chromium clean messages
+.PHONY: install run test test-fast lint bench chromium clean messages
 
 # The Spanish catalogue is compiled in pure Python (polib, config/catalogue.py): no gettext.
 install: $(STAMP)
@@ -47,10 +48,19 @@ test: install chromium
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} REDIS_URL=$${REDIS_URL:-$(TEST_REDIS_URL)} \
 	  $(BIN)/pytest -n 2 --dist loadgroup
 
+# The gates CI runs before the tests (.ci/run), and the pre-commit hooks run the same:
+# lint and format, types (the django-stubs plugin; strict on the engines and rulesets; the
+# files are listed in pyproject.toml), and no model change without its migration. DEBUG=true
+# lets the settings load without a SECRET_KEY.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy pairings/engine standings/engine rulesets
+	$(BIN)/mypy
+	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
+
+# The engines, rulesets and import layout: no database, Redis or browser; under a minute.
+test-fast: install
+	$(BIN)/pytest tests/engine tests/test_layout.py
 
 # Re-extract every marked string into locale/es/LC_MESSAGES/django.po (needs gettext's
 # xgettext, developers only), compile, and list the entries still to translate.

@@ -58,6 +58,7 @@ from standings.services import standings_data  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import BackgroundRun, Match, Outcome, Phase, Round  # noqa: E402
 from tournaments.public_pages import pointer  # noqa: E402
+from tournaments.services import Result  # noqa: E402
 
 SWISS = (Phase.SWISS, "swiss-day2")
 
@@ -90,7 +91,9 @@ def _results_but_last(rnd: Round, rng: random.Random, every: bool, by) -> Match:
         outcome, winner = _result(m, rng, elimination)
         if every:
             regs = {s.registration_id: s.registration for s in m.seats.all()}
-            services.slip_enter(match=m, outcome=outcome, winner=regs.get(winner), by=by)
+            services.slip_enter(
+                match=m, result=Result.of(outcome=outcome, winner=regs.get(winner)), by=by
+            )
         else:
             m.outcome, m.winner_id, m.version, m.reported_at = outcome, winner, m.version + 1, now
     if not every:
@@ -121,7 +124,7 @@ def _turnaround(event, by, last: Match, rng: random.Random, pod: str) -> tuple[l
     standings_before = event.runs.filter(kind=BackgroundRun.Kind.STANDINGS).count()
     times: dict[str, float] = {}
     t0, cpu = time.perf_counter(), time.process_time()
-    services.slip_enter(match=last, outcome=outcome, winner=winner, by=by)
+    services.slip_enter(match=last, result=Result.of(outcome=outcome, winner=winner), by=by)
     times["slip_s"], times["own_cpu"] = time.perf_counter() - t0, time.process_time() - cpu
     _wait({"event": event, "kind": BackgroundRun.Kind.STANDINGS}, t0)
     times["standings_s"] = time.perf_counter() - t0 - times["slip_s"]

@@ -58,6 +58,7 @@ from config.celery import app  # noqa: E402
 from pairings.services import pairing_request, round_pair  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import BackgroundRun, Match, Outcome, Round, RoundStatus  # noqa: E402
+from tournaments.services import Result  # noqa: E402
 
 POD = "open"
 
@@ -121,9 +122,7 @@ def _turnaround(event, by, last: Match, rng: random.Random, mode: str) -> dict:
         return out
 
     t_start = time.perf_counter()
-    stage(
-        "slip", lambda: services.slip_enter(match=last, outcome=Outcome.WIN, winner=seats[0], by=by)
-    )
+    stage("slip", lambda: services.slip_enter(match=last, result=Result.win(seats[0]), by=by))
     stage("standings", lambda: _wait({"event": event, "kind": "standings"}, t_start))
     assert BackgroundRun.objects.filter(kind="standings").count() > standings_before
     run, _ = stage("pair_request", lambda: pairing_request(event=event, group=POD, by=by))

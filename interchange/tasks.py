@@ -1,4 +1,4 @@
-"""Celery tasks of ``interchange``: thin, idempotent (STYLE.md §4)."""
+"""Celery tasks of ``interchange``: thin, idempotent (docs/style.md §4)."""
 
 from celery import shared_task
 

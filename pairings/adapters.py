@@ -51,8 +51,8 @@ def _tally(
         "match_id", "registration_id", "match__outcome", "match__winner_id", "round__phase"
     ).order_by("match_id", "seat")
     by_match: dict[int, list[tuple[int, str, int | None, str]]] = defaultdict(list)
-    for match_id, reg_id, outcome, winner_id, phase in rows:
-        by_match[match_id].append((reg_id, outcome, winner_id, phase))
+    for match_id, reg_id, outcome, winner, phase in rows:
+        by_match[match_id].append((reg_id, outcome, winner, phase))
     for seated in by_match.values():
         ids = [r[0] for r in seated]
         _, outcome, winner_id, phase = seated[0]

@@ -1,6 +1,6 @@
 """Closing check-in: fix the age mode, the pods and the announced rounds and cuts.
 
-Decision (RULES.md does not say when): the age mode is decided by the players actually
+Decision (docs/rules.md does not say when): the age mode is decided by the players actually
 present, so it is fixed by an explicit **Close check-in** step on the staff dashboard,
 before round 1 is paired. Until then the dashboard shows the plan it would apply
 (:func:`age_plan`); the organiser may close check-in again as long as no round exists.
@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -38,12 +37,13 @@ from django.utils.translation import gettext, gettext_noop
 
 from rulesets import get_ruleset
 from rulesets.tables import Recommendation
+from tournaments.actors import Actor, acting_user
 from tournaments.errors import InvalidInput
 from tournaments.groups import set_swiss_groups
-from tournaments.messages import stored
 from tournaments.models import Division, Event, PenaltyNote, Registration, Structure
 from tournaments.services import audit_log
 from tournaments.services.checkin import checkin_absentees
+from tournaments.stored_text import stored
 
 from .engine.ages import AgeMode, age_structure
 
@@ -160,7 +160,7 @@ def _apply(division: Division, plan: AgePlan) -> None:
 def checkin_close(
     *,
     event: Event,
-    by: Any,
+    by: Actor,
     swiss_rounds: int | None = None,
     top_cut: int | None = None,
     absent: Collection[int] | None = None,
@@ -225,7 +225,7 @@ def checkin_close(
     return plan
 
 
-def _remove_absentees(event: Event, by: Any, confirmed: Collection[int] | None) -> int:
+def _remove_absentees(event: Event, by: Actor, confirmed: Collection[int] | None) -> int:
     """Delete the absentees' registrations once ``confirmed`` names exactly them; audited
     with their names. Returns how many were removed. Raises InvalidInput (nothing
     deleted) when the list changed since it was shown or an absentee has a penalty note."""
@@ -277,7 +277,7 @@ def _remove_absentees(event: Event, by: Any, confirmed: Collection[int] | None) 
     return len(absentees)
 
 
-def _check_everyone_in(event: Event, by: Any) -> bool:
+def _check_everyone_in(event: Event, by: Actor) -> bool:
     """Nobody checked in: closing counts every active player present, so check them all
     in (one UPDATE). Returns True when it did."""
     active = Registration.objects.filter(
@@ -285,6 +285,5 @@ def _check_everyone_in(event: Event, by: Any) -> bool:
     )
     if active.filter(checked_in_at__isnull=False).exists():
         return False
-    user = by if getattr(by, "is_authenticated", False) else None
-    active.update(checked_in_at=timezone.now(), checked_in_by=user)
+    active.update(checked_in_at=timezone.now(), checked_in_by=acting_user(by))
     return True

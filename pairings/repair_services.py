@@ -20,7 +20,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
-from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
+from tournaments.actors import Actor
+from tournaments.errors import InvalidInput, PairingRefused, RoundStateError
 from tournaments.models import (
     Match,
     MatchSeat,
@@ -33,6 +34,7 @@ from tournaments.models import (
 )
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import audit_log, round_discard
+from tournaments.services.seating import repair_numbers, seating_of
 
 from .adapters import swiss_players_for_group
 from .engine import errors as engine_errors
@@ -65,7 +67,8 @@ def players_before(rnd: Round) -> list[SwissPlayer]:
 
 def _previous(rnd: Round) -> tuple[list[Pairing], set[str]]:
     """The round's pairings as the engine sees them, and the players of marked tables."""
-    previous, changed = [], set()
+    previous: list[Pairing] = []
+    changed: set[str] = set()
     for m in rnd.matches.exclude(outcome=Outcome.LOSS).prefetch_related("seats"):
         players = tuple(str(s.registration_id) for s in sorted(m.seats.all(), key=lambda s: s.seat))
         previous.append(Pairing(m.table, players, m.why, m.pair_down, m.rematch))
@@ -80,7 +83,7 @@ def _fingerprint(changes: tuple[TableChange, ...]) -> str:
 
 def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPreview:  # noqa: A002
     """Compute (without saving) the minimal re-pair of a round that has not started.
-    Raises RoundStateError once it has started (P-POST-2), PairingImpossible."""
+    Raises RoundStateError once it has started (P-POST-2), PairingRefused."""
     rnd = Round.objects.select_related("event", "group").get(pk=round.pk)
     if rnd.status not in REPAIRABLE or rnd.phase != Phase.SWISS:
         raise RoundStateError(
@@ -106,7 +109,7 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
             names=names,
         )
     except engine_errors.PairingImpossible as e:
-        raise PairingImpossible(str(e)) from None
+        raise PairingRefused(str(e)) from None
     return RepairPreview(rnd, result, seed, _fingerprint(result.changed_tables), names)
 
 
@@ -116,12 +119,17 @@ def _replace_tables(rnd: Round, result: RepairResult) -> None:
     old = [m for m in rnd.matches.all() if m.table in changed and m.outcome != Outcome.LOSS]
     Match.objects.filter(pk__in=[m.pk for m in old]).delete()  # seats go with them
     regs = Registration.objects.in_bulk([int(p) for c in result.changed_tables for p in c.new])
-    for p in result.pairings:
-        if p.table not in changed:
-            continue
+    new = [p for p in result.pairings if p.table in changed]
+    # issue 23 item 3: a fixed-seat player back at their table, no other at a fixed seat
+    played = [p for p in new if p.table is not None and not p.is_bye]
+    seated = repair_numbers(rnd, [(p.table, p.players) for p in played])
+    numbers = {p.table: (seated.numbers[k], seating_of(seated, k)) for k, p in enumerate(played)}
+    for p in new:
+        table, seating = numbers.get(p.table, (p.table, ""))
         match = Match.objects.create(
             round=rnd,
-            table=p.table,
+            table=table,
+            seating=seating,
             kind=match_kind(rnd.phase, Outcome.BYE if p.is_bye else Outcome.PENDING),
             outcome=Outcome.BYE if p.is_bye else Outcome.PENDING,
             why=p.why[:200],
@@ -135,7 +143,7 @@ def _replace_tables(rnd: Round, result: RepairResult) -> None:
 
 
 @transaction.atomic
-def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> RepairPreview:  # noqa: A002
+def round_repair(*, round: Round, by: Actor, seed: int, fingerprint: str) -> RepairPreview:  # noqa: A002
     """Apply the previewed minimal re-pair (same ``seed``): only the changed tables are
     replaced; the marks are cleared; one audit row holds old and new tables, the seed
     and the explanation. Refused (RoundStateError) once the round started, and
@@ -173,15 +181,15 @@ def round_repair(*, round: Round, by: Any, seed: int, fingerprint: str) -> Repai
 
 
 @transaction.atomic
-def pod_round_repair(*, round: Round, by: Any, seed: int | None = None) -> Round:  # noqa: A002
+def pod_round_repair(*, round: Round, by: Actor, seed: int | None = None) -> Round:  # noqa: A002
     """Pair a Swiss round of pods again after a correction marked it (the P-SW-9 analogue
     for pods): MP-PAIR-1 fills pods top to bottom by standing, so a changed standing
     moves whole pods and the round is paired again from the corrected standings with a
     new stored seed; the old tables stay in the audit trail (``round_discard``).
-    Raises RoundStateError once the round has started (P-POST-2), PairingImpossible."""
+    Raises RoundStateError once the round has started (P-POST-2), PairingRefused."""
     rnd = Round.objects.select_related("event").get(pk=round.pk)
     if rnd.phase != Phase.SWISS:
-        raise PairingImpossible(gettext("Only Swiss rounds of pods are paired again."))
+        raise PairingRefused(gettext("Only Swiss rounds of pods are paired again."))
     reason = "A correction changed the standings the pods were filled from."
     round_discard(round=rnd, by=by, reason=reason)
     (new,) = round_pair(event=rnd.event, group=rnd.group, by=by, seed=seed)

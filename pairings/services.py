@@ -8,16 +8,15 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from tournaments.errors import MatchslipError, PairingImpossible, ResultsMissing, RoundStateError
+from tournaments.actors import Actor
+from tournaments.errors import MatchslipError, PairingRefused, ResultsMissing, RoundStateError
 from tournaments.groups import group_label
-from tournaments.messages import deferred, gettext, stored
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -31,6 +30,7 @@ from tournaments.models import (
 )
 from tournaments.services.runs import ACTIVE as ACTIVE_RUNS
 from tournaments.services.runs import run_active, run_claim, run_heartbeat, run_request
+from tournaments.stored_text import deferred, gettext_storable, stored
 
 from .procedures import event_groups, group_next_step, load_group, next_step, pair_step
 from .procedures.base import Step, StepKind
@@ -46,13 +46,13 @@ def check_previous_complete(last: Round | None) -> None:
     if last.status == RoundStatus.STARTED:
         missing = last.matches.filter(outcome=Outcome.PENDING).count()
         raise ResultsMissing(
-            gettext(
+            gettext_storable(
                 "Round %(number)s still has %(missing)s result(s) missing. Enter them (or record an abandoned match as a double loss) before pairing the next round."
             )
             % {"number": last.number, "missing": missing}
         )
     raise RoundStateError(
-        gettext(
+        gettext_storable(
             "Round %(number)s is %(lower)s: publish and start it, and enter its results, before pairing the next round."
         )
         % {"number": last.number, "lower": last.get_status_display().lower()}
@@ -63,7 +63,7 @@ def cut_decklists(event: Event, group: PairingGroup | str) -> list[tuple[Registr
     """P-POST-5: while the top cut of ``group`` (a row or its key) is next in a
     Championship Point event, the players who make it and whether each has handed in a
     deck list; else empty."""
-    if not event.awards_championship_points:
+    if not event.collects_decklists:  # issue 23, item 5: wherever lists are collected
         return []
     step = next_step(event, group)
     if step.kind != StepKind.TOP_CUT:
@@ -72,14 +72,14 @@ def cut_decklists(event: Event, group: PairingGroup | str) -> list[tuple[Registr
     for division in step.divisions:
         try:
             out += [(r, r.decklist_received_at is not None) for r in cut_players(event, division)]
-        except PairingImpossible:
+        except PairingRefused:
             continue  # the dashboard's next step already says why
     return out
 
 
 @transaction.atomic
 def round_pair(
-    *, event: Event, group: PairingGroup | str, by: Any, seed: int | None = None
+    *, event: Event, group: PairingGroup | str, by: Actor, seed: int | None = None
 ) -> list[Round]:
     """Pair the next round of ``group`` (a row or its key) and return the new round(s),
     still unpublished.
@@ -90,7 +90,7 @@ def round_pair(
     every division of the group that has one (P-TC-1, merged over flights P-FL-5); in a
     top-cut group, the next elimination round. A standalone single-elimination event pairs
     its bracket (P-SE); a multiplayer event its pods (MP-POD, MP-PAIR, MP-SE).
-    Raises ResultsMissing (R-6), RoundStateError, PairingImpossible,
+    Raises ResultsMissing (R-6), RoundStateError, PairingRefused,
     PairingGroup.DoesNotExist for an unknown key.
     """
     Event.objects.select_for_update().get(pk=event.pk)  # one pairing at a time per event
@@ -124,7 +124,7 @@ def _round_to_pair(step: Step) -> int:
     return step.number
 
 
-def pairing_request(*, event: Event, group: str, by: Any) -> tuple[BackgroundRun, bool]:
+def pairing_request(*, event: Event, group: str, by: Actor) -> tuple[BackgroundRun, bool]:
     """Queue the pairing of the next round of pairing group ``group`` (its key) in a
     Celery task (``pair_round``), or find the run already queued or running for it (one
     at a time: the partial
@@ -169,7 +169,7 @@ def pairing_run_execute(run_id: int) -> None:
     :func:`pairing_refusal`) is done without pairing, with a note on the row ("Superseded:
     round 6 was paired meanwhile"): a late message never pairs a round nobody asked for.
     Refusals (MatchslipError) are kept on the row; anything else is logged and re-raised.
-    Notes and errors are stored language-neutrally (``tournaments.messages``): the staff
+    Notes and errors are stored language-neutrally (``tournaments.stored_text``): the staff
     page shows them in its reader's language.
     """
     run = run_claim(run_id)
@@ -198,7 +198,7 @@ UNEXPECTED = gettext_noop("Pairing failed because of an unexpected error; it has
 
 def _superseded(run: BackgroundRun) -> str:
     """Why ``run`` must not pair (the state it was asked about no longer holds), or "":
-    a stored message (``tournaments.messages.deferred``). Call with the event locked."""
+    a stored message (``tournaments.stored_text.deferred``). Call with the event locked."""
     event = run.event
     group = event.groups.prefetch_related("divisions").get(key=run.group)
     root = group.parent if group.flight is not None else group

@@ -1,5 +1,5 @@
 """The ruleset registry: every ruleset an organiser can pick, each declared in its own
-module (RULES.md, the ruleset table; STYLE.md principle 8).
+module (docs/rules.md, the ruleset table; docs/style.md principle 8).
 
 Pure Python, no Django: models derive their choices from :func:`choices`, forms their
 fields, the file formats their checks, pages their columns and words, and the standings
@@ -71,11 +71,11 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 def clean_options(
     ruleset_id: str, options: Mapping[str, Any], *, own_only: bool = False
 ) -> dict[str, Any]:
-    """Validate event options (INTERFACES.md ``options``) and return them cleaned.
+    """Validate event options (docs/interfaces.md ``options``) and return them cleaned.
 
     An option no ruleset declares is an error; so is one of another ruleset when
     ``own_only`` (the settings page). Files may carry another ruleset's options (the
-    INTERFACES.md example does), so those are only value-checked. Raises ValueError
+    docs/interfaces.md example does), so those are only value-checked. Raises ValueError
     naming the option and the bad value (R-7, R-8 options of ``mtg``).
     """
     own = {o.name for o in get_ruleset(ruleset_id).options}

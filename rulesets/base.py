@@ -8,7 +8,7 @@ a :class:`Column` formats them for a page; times are in seconds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
@@ -17,9 +17,12 @@ from typing import Any
 
 from standings.engine.games import GameRecordError
 from standings.engine.placement import top_cut_places
+from standings.engine.receipts import Receipt
 from standings.engine.types import Entrant, MatchRecord
 
+from .decklists import DeckRules
 from .i18n import Text, gettext_noop, text
+from .penalties import Infraction
 from .tables import Recommendation, RoundTable, get_table, recommend
 
 
@@ -89,7 +92,7 @@ def as_integer(value: Any) -> str:
 class Column:
     """One tiebreaker column of the standings, in the ruleset's order.
 
-    key: the key in the Standings JSON ``tiebreakers`` (INTERFACES.md). heading: the
+    key: the key in the Standings JSON ``tiebreakers`` (docs/interfaces.md). heading: the
     column heading on pages and CSV (``"OMW %"``). abbreviation: the short form players
     know (``"OMW"``). explanation: one line in plain words for the help page and the
     heading's tooltip. format: value (a number 0–1 or a count) → display text.
@@ -109,7 +112,9 @@ class Column:
 @dataclass(frozen=True)
 class OptionSpec:
     """One event option of a ruleset: ``kind`` is ``bool`` or ``choice`` (``choices``
-    lists the allowed values, strings or integers); ``default`` applies when unset."""
+    lists the allowed values, strings or integers); ``default`` applies when unset.
+    ``fixed_once_played``: the option cannot change once the event has a recorded result
+    (the match length: the results already recorded were checked against it)."""
 
     name: str
     label: str
@@ -117,6 +122,7 @@ class OptionSpec:
     default: Any
     help: str = ""
     choices: tuple[Any, ...] = ()
+    fixed_once_played: bool = False
 
     def clean(self, value: Any) -> Any:
         """The value if allowed (a choice may be written as text: "4" for 4); raises
@@ -143,6 +149,24 @@ class OptionSpec:
                 allowed=allowed,
             )
         )
+
+
+#: Every ruleset's option (issue 24, item 4): dropped players below the active players
+#: with the same match points (``standings.engine.drops``); off by default. Wizards Event
+#: Reporter does not do it (its shared real file ranks dropped players by tiebreakers).
+DROPS_BELOW_ACTIVE = OptionSpec(
+    "drops_below_active",
+    gettext_noop("Dropped players below active players with the same points"),
+    "bool",
+    False,
+    gettext_noop(
+        "As Limitless does. Off: a dropped player keeps the place their tiebreakers give."
+    ),
+)
+
+#: The ``match_length`` option's values and the games each means (M-MATCH-1: best-of-3
+#: unless announced otherwise).
+MATCH_LENGTHS = {"best-of-3": 3, "best-of-1": 1}
 
 
 @dataclass(frozen=True)
@@ -179,7 +203,7 @@ class Line:
 @dataclass(frozen=True)
 class Context:
     """What a standings function needs besides the results: rounds counted, the I-6 seed,
-    event options (INTERFACES.md ``options``) and the elimination matches (R-8)."""
+    event options (docs/interfaces.md ``options``) and the elimination matches (R-8)."""
 
     rounds: int
     seed: int
@@ -189,12 +213,20 @@ class Context:
 
 #: (entrants, Swiss matches, context) → standings lines in order.
 StandingsFunction = Callable[[Sequence[Entrant], Sequence[MatchRecord], Context], list[Line]]
+#: (entrants, Swiss matches, context, the players wanted or None for all) → {player id:
+#: Receipt}: the tiebreaker receipts of the standings call with the same inputs, built
+#: from the same counting (issue 24, item 2; ``standings.engine.receipts``).
+ReceiptsFunction = Callable[
+    [Sequence[Entrant], Sequence[MatchRecord], Context, Collection[str] | None],
+    Mapping[str, Receipt],
+]
 #: (Swiss order of player ids, top-cut matches) → final order of every player.
 CutPlaces = Callable[[Sequence[str], Sequence[MatchRecord]], tuple[str, ...]]
 #: (structure, options, two_day) → the round-table id an event reads.
 TableChoice = Callable[[str, Mapping[str, Any], bool], str]
-#: (games (a, b, drawn), elimination) → (outcome "win"/"draw", winner seat index or None).
-GameCheck = Callable[[tuple[int, int, int], bool], tuple[str, int | None]]
+#: (games (a, b, drawn), elimination, best of) → (outcome "win"/"draw", winner seat index
+#: or None).
+GameCheck = Callable[[tuple[int, int, int], bool, int], tuple[str, int | None]]
 
 HEAD_TO_HEAD_CUTS = (2, 4, 8, 16, 32, 64)  # P-TC-1: powers of two
 ALL_STRUCTURES = tuple(StructureId)
@@ -202,7 +234,7 @@ ALL_STRUCTURES = tuple(StructureId)
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A named bundle of rules an organiser picks for an event (RULES.md, the ruleset
+    """A named bundle of rules an organiser picks for an event (docs/rules.md, the ruleset
     table). Everything a page, form, file or service needs to treat the ruleset right.
 
     points_win / points_tie / points_loss: match points (a bye scores as a win);
@@ -219,7 +251,14 @@ class Ruleset:
     extra_turns: turns played after time is called (W-TIME-2: three), which the event
     planner (``pairings.engine.planner``) adds to a round's length.
     time_called: the W-TIME-1 time-called helper applies. game_check: the game-record
-    rule for ``BEST_OF_3`` (M-MATCH-1). glossary: extra lines for the help page.
+    rule for ``BEST_OF_3`` (M-MATCH-1), for the games a match has (:meth:`best_of`: a
+    ruleset declaring the ``match_length`` option plays best-of-1 or best-of-3 events).
+    glossary: extra lines for the help page. receipts: how each player's columns were
+    counted (:data:`ReceiptsFunction`; None: no receipts).
+    decklist: the game's deck-construction rules (:class:`rulesets.decklists.DeckRules`:
+    deck and sideboard sizes, copies of a name, exempt names, when lists are collected
+    by default); None: any readable list (``decklists.ANY_DECK``), not collected unless
+    the organiser turns lists on.
     """
 
     id: str
@@ -245,7 +284,12 @@ class Ruleset:
     table_choice: TableChoice | None = None
     game_check: GameCheck | None = None
     glossary: tuple[tuple[str, str], ...] = ()
+    receipts: ReceiptsFunction | None = None  # issue 24, item 2: tiebreaker receipts
     implemented: bool = True
+    decklist: DeckRules | None = None  # issue 23, item 5: rulesets.decklists
+    # Issue 23, item 6: the infraction names the penalty form offers (data; none: the
+    # judge types the infraction).
+    infractions: tuple[Infraction, ...] = ()
 
     # --- results -----------------------------------------------------------------
     @property
@@ -265,11 +309,14 @@ class Ruleset:
 
     @property
     def tiebreakers(self) -> tuple[str, ...]:
-        """The Standings JSON ``tiebreakers`` keys, in order (INTERFACES.md)."""
+        """The Standings JSON ``tiebreakers`` keys, in order (docs/interfaces.md)."""
         return tuple(c.key for c in self.columns)
 
     def points_per_win(self, options: Mapping[str, Any] | None = None) -> int:
-        """Match points of a win (and a bye) under the event's options."""
+        """Match points of a win (and a bye) under the event's options: ``points_win``, or
+        the ruleset's ``win_points`` strategy (pods: MP-PTS-1's ``2n − 1``, whose one
+        home is ``standings.engine.multiplayer.points_per_win``). Pages and services
+        ask this method, never the ruleset id."""
         return self.win_points(options or {}) if self.win_points else self.points_win
 
     def match_points(self, wins: int, ties: int, options: Mapping[str, Any] | None = None) -> int:
@@ -279,12 +326,26 @@ class Ruleset:
     def option_defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
 
+    def best_of(self, options: Mapping[str, Any] | None = None) -> int:
+        """Games in a match of an event with ``options`` (M-MATCH-1: 3 unless announced
+        otherwise): 1 when the ruleset declares the ``match_length`` option and the event
+        chose ``"best-of-1"``, else 3 (another ruleset's option in a file is ignored)."""
+        spec = next((o for o in self.options if o.name == "match_length"), None)
+        if spec is None:
+            return 3
+        return MATCH_LENGTHS.get(str((options or {}).get(spec.name, spec.default)), 3)
+
     def game_verdict(
-        self, games: tuple[int, int, int], *, elimination: bool
+        self,
+        games: tuple[int, int, int],
+        *,
+        elimination: bool,
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[str, int | None]:
-        """The match result a best-of-3 game record stands for (M-MATCH-1, M-SE-2):
-        ``("win", 0 or 1)`` (the winner's seat index) or ``("draw", None)``. Raises
-        ValueError saying why a record is impossible (3-0, 2-2, a draw in elimination)."""
+        """The match result a game record stands for (M-MATCH-1, M-SE-2) in a match of
+        :meth:`best_of` games under the event's ``options``: ``("win", 0 or 1)`` (the
+        winner's seat index) or ``("draw", None)``. Raises ValueError saying why a record
+        is impossible (3-0, 2-2, a draw in elimination; 2-0 or 1-1 in a best-of-1)."""
         if self.game_check is None:
             raise ValueError(
                 text(
@@ -292,7 +353,8 @@ class Ruleset:
                     label=Text(self.label),
                 )
             )
-        outcome, winner = self.game_check(tuple(games), elimination)  # type: ignore[arg-type]
+        record = (games[0], games[1], games[2])
+        outcome, winner = self.game_check(record, elimination, self.best_of(options))
         if outcome == "draw" and not self.allows_ties:
             raise GameRecordError(
                 gettext_noop(

@@ -5,17 +5,18 @@ the time-called helper); a game record on every slip; ordered by wins against, t
 game wins, then win % (W-TB-1, W-TB-2); round table P-RT-7; standalone single
 elimination for 4+ players (W-SE-2).
 
-Round clock (RULES.md is silent): 50-minute rounds.
+Round clock (docs/rules.md is silent): 50-minute rounds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
+from standings.engine.receipts import Receipt, wins_against_receipts
 from standings.engine.types import Entrant, MatchRecord
 from standings.engine.wins_against import wins_against_standings
 
-from .base import Column, Context, Line, MatchFormat, Ruleset, as_integer
+from .base import DROPS_BELOW_ACTIVE, Column, Context, Line, MatchFormat, Ruleset, as_integer
 from .games import check_games
 from .i18n import gettext_noop
 
@@ -62,6 +63,17 @@ def wins_against_lines(
     ]
 
 
+def wins_against_receipt_lines(
+    entrants: Sequence[Entrant],
+    matches: Sequence[MatchRecord],
+    ctx: Context,
+    only: Collection[str] | None,
+) -> Mapping[str, Receipt]:
+    """The tiebreaker receipts of :func:`wins_against_lines` with the same inputs (issue
+    24, item 2): wins against, game wins and win % term by term (W-TB-1, W-TB-2)."""
+    return wins_against_receipts(entrants, matches, rounds=ctx.rounds, only=only)
+
+
 RULESET = Ruleset(
     id="bo3-wins-against",
     label=gettext_noop("Best-of-3, wins-against tiebreaker"),
@@ -72,6 +84,8 @@ RULESET = Ruleset(
     match_format=MatchFormat.BEST_OF_3,
     columns=COLUMNS,
     standings=wins_against_lines,
+    receipts=wins_against_receipt_lines,
+    options=(DROPS_BELOW_ACTIVE,),  # issue 24, item 4
     round_table="bo3-wins-against",
     game_check=check_games,
     time_called=True,

@@ -8,14 +8,14 @@ Two tools, both pure Python:
   ``msgid`` (marked for the catalogue) and its ``params``. It *is* the English string
   (``str(text)``, ``str(error)`` give it, so commands and logs are unchanged) and keeps
   the msgid and params, so the page showing it translates the msgid and fills in the
-  params in the reader's language (``tournaments.messages.shown``). A param that is a
+  params in the reader's language (``tournaments.stored_text.shown``). A param that is a
   ``Text`` itself (a ruleset's label) is translated too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
 
 
 def gettext_noop(text: str) -> str:
@@ -57,7 +57,7 @@ class Text(str):
     def __str__(self) -> str:
         return self
 
-    def __mod__(self, params: Any) -> Text:
+    def __mod__(self, params: Any) -> Self:  # a Message stays a Message
         return type(self)(self.msgid, params)
 
     def __reduce__(self) -> tuple[Any, ...]:

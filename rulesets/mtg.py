@@ -6,18 +6,21 @@ R-8 playoff option; round table P-RT-5 (5–8 players: three single-elimination 
 top 8 or top 4 playoffs seeded by standings or after a draft (M-SE-1). No age
 divisions, Championship Points, Day 2 or flights.
 
-Round clock: 50-minute rounds, Swiss and playoffs (the MTR minimum; RULES.md is silent).
+Round clock: 50-minute rounds, Swiss and playoffs (the MTR minimum; docs/rules.md is silent).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from standings.engine.mtg import MTR_FLOOR, mtg_standings
+from standings.engine.receipts import Receipt, mtg_receipts
 from standings.engine.types import Entrant, MatchRecord
 
 from .base import (
+    DROPS_BELOW_ACTIVE,
+    MATCH_LENGTHS,
     Column,
     Context,
     Line,
@@ -26,11 +29,48 @@ from .base import (
     Ruleset,
     fraction_option,
 )
+from .deck_rules import MAGIC_CONSTRUCTED_DECK
 from .games import check_games
 from .i18n import gettext_noop
+from .penalties import Infraction
+
+# Issue 23, item 6: the infractions of the Magic Infraction Procedure Guide, with its
+# section numbers, as the penalty form offers them.
+_GAME_PLAY = gettext_noop("Game play errors")
+_TOURNAMENT = gettext_noop("Tournament errors")
+_CONDUCT = gettext_noop("Unsporting conduct")
+INFRACTIONS = (
+    Infraction(gettext_noop("Missed Trigger"), _GAME_PLAY, "2.1"),
+    Infraction(gettext_noop("Looking at Extra Cards"), _GAME_PLAY, "2.2"),
+    Infraction(gettext_noop("Hidden Card Error"), _GAME_PLAY, "2.3"),
+    Infraction(gettext_noop("Mulligan Procedure Error"), _GAME_PLAY, "2.4"),
+    Infraction(gettext_noop("Game Rule Violation"), _GAME_PLAY, "2.5"),
+    Infraction(gettext_noop("Failure to Maintain Game State"), _GAME_PLAY, "2.6"),
+    Infraction(gettext_noop("Tardiness"), _TOURNAMENT, "3.1"),
+    Infraction(gettext_noop("Outside Assistance"), _TOURNAMENT, "3.2"),
+    Infraction(gettext_noop("Slow Play"), _TOURNAMENT, "3.3"),
+    Infraction(gettext_noop("Decklist Problem"), _TOURNAMENT, "3.4"),
+    Infraction(gettext_noop("Deck Problem"), _TOURNAMENT, "3.5"),
+    Infraction(gettext_noop("Limited Procedure Violation"), _TOURNAMENT, "3.6"),
+    Infraction(gettext_noop("Communication Policy Violation"), _TOURNAMENT, "3.7"),
+    Infraction(gettext_noop("Marked Cards"), _TOURNAMENT, "3.8"),
+    Infraction(gettext_noop("Insufficient Shuffling"), _TOURNAMENT, "3.9"),
+    Infraction(gettext_noop("Unsporting Conduct – Minor"), _CONDUCT, "4.1"),
+    Infraction(gettext_noop("Unsporting Conduct – Major"), _CONDUCT, "4.2"),
+    Infraction(gettext_noop("Improperly Determining a Winner"), _CONDUCT, "4.3"),
+    Infraction(gettext_noop("Bribery and Wagering"), _CONDUCT, "4.4"),
+    Infraction(gettext_noop("Aggressive Behavior"), _CONDUCT, "4.5"),
+    Infraction(gettext_noop("Theft of Tournament Material"), _CONDUCT, "4.6"),
+    Infraction(gettext_noop("Stalling"), _CONDUCT, "4.7"),
+    Infraction(gettext_noop("Cheating"), _CONDUCT, "4.8"),
+)
 
 # The playoff_seating choices as the options form shows them (translated there).
 SEATING_WORDS = (gettext_noop("standings"), gettext_noop("draft"))
+# The match_length choices likewise (issue 24, item 3).
+MATCH_LENGTH_WORDS = (gettext_noop("best-of-3"), gettext_noop("best-of-1"))
+# The rules_enforcement_level choices likewise (issue 23, item 5; MTR 1.2).
+REL_WORDS = (gettext_noop("regular"), gettext_noop("competitive"), gettext_noop("professional"))
 
 OPTIONS = (
     OptionSpec(
@@ -66,6 +106,31 @@ OPTIONS = (
         ),  # M-SE-1
         ("standings", "draft"),
     ),
+    OptionSpec(
+        "match_length",
+        gettext_noop("Match length"),
+        "choice",
+        "best-of-3",
+        gettext_noop(
+            "best-of-3: slips record 2-0, 2-1 …, a bye is 2 games won (MTR); best-of-1: "
+            "slips record 1-0, 0-1 or a draw, a bye is 1 game won (as melee.gg). Fixed once "
+            "a result is recorded."
+        ),  # M-MATCH-1, M-PTS-1
+        tuple(MATCH_LENGTHS),
+        fixed_once_played=True,
+    ),
+    DROPS_BELOW_ACTIVE,
+    OptionSpec(  # issue 23, item 5: Competitive and Professional events collect lists
+        "rules_enforcement_level",
+        gettext_noop("Rules enforcement level"),
+        "choice",
+        "regular",
+        gettext_noop(
+            "Competitive and Professional events collect deck lists from the players by "
+            "default (Staff → Deck lists)."
+        ),
+        REL_WORDS,
+    ),
 )
 
 COLUMNS = (
@@ -97,21 +162,42 @@ def mtg_lines(
     entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
 ) -> list[Line]:
     """M-PTS-1, M-TB-1…4; options ``mwp_floor`` (R-7, default 0.33),
-    ``playoffs_in_tiebreakers`` (R-8) and ``melee_ranking`` (own GW% unfloored)."""
+    ``playoffs_in_tiebreakers`` (R-8), ``melee_ranking`` (own GW% unfloored) and
+    ``match_length`` (a bye's games: 2-0 in best-of-3, 1-0 in best-of-1)."""
     rows = mtg_standings(
         entrants,
         matches,
-        rounds=ctx.rounds,
-        mwp_floor=fraction_option(ctx.options.get("mwp_floor"), MTR_FLOOR),
-        playoffs=tuple(ctx.playoff_matches),
-        playoffs_in_tiebreakers=bool(ctx.options.get("playoffs_in_tiebreakers", False)),
         melee_ranking=bool(ctx.options.get("melee_ranking", False)),
         seed=ctx.seed,
+        **_counted(ctx),
     )
     return [
         Line(r.player, r.match_points, r.record, {"omw": r.omw, "gw": r.gw, "ogw": r.ogw})
         for r in rows
     ]
+
+
+def _counted(ctx: Context) -> dict[str, Any]:
+    """The engine arguments the tiebreakers are counted by, read from the context: one
+    place for the standings (:func:`mtg_lines`) and the receipts (:func:`mtg_receipt_lines`)."""
+    return {
+        "rounds": ctx.rounds,
+        "mwp_floor": fraction_option(ctx.options.get("mwp_floor"), MTR_FLOOR),
+        "playoffs": tuple(ctx.playoff_matches),
+        "playoffs_in_tiebreakers": bool(ctx.options.get("playoffs_in_tiebreakers", False)),
+        "best_of": RULESET.best_of(ctx.options),
+    }
+
+
+def mtg_receipt_lines(
+    entrants: Sequence[Entrant],
+    matches: Sequence[MatchRecord],
+    ctx: Context,
+    only: Collection[str] | None,
+) -> Mapping[str, Receipt]:
+    """The tiebreaker receipts of :func:`mtg_lines` with the same inputs (issue 24, item 2):
+    OMW, GW, OGW term by term (M-TB-1…4, R-7, R-8)."""
+    return mtg_receipts(entrants, matches, only=only, **_counted(ctx))
 
 
 def _table(structure: str, options: Mapping[str, Any], two_day: bool) -> str:
@@ -129,10 +215,13 @@ RULESET = Ruleset(
     match_format=MatchFormat.BEST_OF_3,
     columns=COLUMNS,
     standings=mtg_lines,
+    receipts=mtg_receipt_lines,
     round_table="mtg",
     table_choice=_table,
     options=OPTIONS,
     game_check=check_games,
     round_seconds=50 * 60,
     elimination_seconds=50 * 60,
+    infractions=INFRACTIONS,
+    decklist=MAGIC_CONSTRUCTED_DECK,  # issue 23, item 5: 60+ main, 15 sideboard, 4 of a name
 )

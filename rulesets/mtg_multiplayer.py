@@ -1,4 +1,4 @@
-"""``mtg-multiplayer``: Magic multiplayer (Commander) pods (RULES.md section 9, seed 004).
+"""``mtg-multiplayer``: Magic multiplayer (Commander) pods (docs/rules.md section 9, seed 004).
 
 2n−1 points per win, 1 per shared draw (MP-PTS-1); pods of the standard size n (option
 ``pod_size``, MP-POD-1); ordered by MWP, OAMP, OMWP (MP-TB-1…3); round table P-RT-6;
@@ -12,13 +12,15 @@ that conceded or took a match-loss penalty); they become the engine's ``PodResul
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from standings.engine.multiplayer import PodResult, multiplayer_standings
+from standings.engine.multiplayer import PodResult, multiplayer_standings, points_per_win
+from standings.engine.receipts import Receipt, multiplayer_receipts
 from standings.engine.types import Entrant, MatchRecord, Outcome
 
 from .base import (
+    DROPS_BELOW_ACTIVE,
     Column,
     Context,
     Line,
@@ -29,6 +31,7 @@ from .base import (
     as_decimal,
 )
 from .i18n import gettext_noop
+from .mtg import INFRACTIONS
 
 POD_SIZES = (4, 3)
 POD_CUT_SIZES = (4, 7, 10, 13, 16, 40, 64)  # MP-SE-1
@@ -42,6 +45,7 @@ OPTIONS = (
         gettext_noop("Standard pod size n; smaller pods have n-1 players."),  # MP-POD-1
         (3, 4),
     ),
+    DROPS_BELOW_ACTIVE,  # issue 24, item 4
 )
 
 COLUMNS = (
@@ -79,9 +83,10 @@ def standard_size(options: Mapping[str, Any] | None) -> int:
     return size if size in POD_SIZES else 4
 
 
-def points_per_win(options: Mapping[str, Any]) -> int:
-    """MP-PTS-1: ``2n − 1`` match points per win (7 with pods of 4, also in a pod of 3)."""
-    return 2 * standard_size(options) - 1
+def win_points(options: Mapping[str, Any]) -> int:
+    """MP-PTS-1: the match points of a win under the event's ``options`` — the engine's
+    ``2n − 1`` for the standard pod size (7 with pods of 4, also in a pod of 3)."""
+    return points_per_win(standard_size(options))
 
 
 def pod_results(matches: Sequence[MatchRecord]) -> list[PodResult]:
@@ -106,7 +111,7 @@ def multiplayer_lines(
     entrants: Sequence[Entrant], matches: Sequence[MatchRecord], ctx: Context
 ) -> list[Line]:
     """2n−1 points per win, 1 per shared draw (MP-PTS-1), ordered by MWP, OAMP, OMWP
-    (MP-TB-1…3); keys ``mwp``, ``oamp``, ``omwp`` (INTERFACES.md)."""
+    (MP-TB-1…3); keys ``mwp``, ``oamp``, ``omwp`` (docs/interfaces.md)."""
     rows = multiplayer_standings(
         entrants,
         pod_results(matches),
@@ -118,6 +123,24 @@ def multiplayer_lines(
         Line(r.player, r.match_points, r.record, {"mwp": r.mwp, "oamp": r.oamp, "omwp": r.omwp})
         for r in rows
     ]
+
+
+def multiplayer_receipt_lines(
+    entrants: Sequence[Entrant],
+    matches: Sequence[MatchRecord],
+    ctx: Context,
+    only: Collection[str] | None,
+) -> Mapping[str, Receipt]:
+    """The tiebreaker receipts of :func:`multiplayer_lines` with the same inputs (issue 24,
+    item 2): MWP, OAMP and OMWP term by term, the pod floor and the virtual opponents of
+    smaller pods named (MP-TB-1…3)."""
+    return multiplayer_receipts(
+        entrants,
+        pod_results(matches),
+        rounds=ctx.rounds,
+        standard=standard_size(ctx.options),
+        only=only,
+    )
 
 
 def _advancer(m: MatchRecord, seed: dict[str, int]) -> str | None:
@@ -162,12 +185,14 @@ RULESET = Ruleset(
     match_format=MatchFormat.POD,
     columns=COLUMNS,
     standings=multiplayer_lines,
+    receipts=multiplayer_receipt_lines,
     cut_places=pod_cut_places,
     round_table="mtg-multiplayer",
     options=OPTIONS,
     structures=(StructureId.SWISS, StructureId.SWISS_TOP_CUT),
     cuts=POD_CUT_SIZES,
-    win_points=points_per_win,
+    win_points=win_points,
     round_seconds=80 * 60,  # MP-TIME-1; the last-turn limit is tournaments.clock's
     elimination_seconds=None,
+    infractions=INFRACTIONS,  # issue 23: the Infraction Procedure Guide's names
 )

@@ -4,7 +4,7 @@
 structure (Swiss, Swiss plus single elimination, single elimination); age divisions and
 flights (the 2009 document describes both), no Championship Points or Day 2.
 
-Round clock (RULES.md is silent): 30-minute Swiss rounds as a single game, 50-minute
+Round clock (docs/rules.md is silent): 30-minute Swiss rounds as a single game, 50-minute
 elimination rounds.
 """
 
@@ -16,9 +16,10 @@ from typing import Any
 from standings.engine.pokemon2009 import pokemon2009_standings
 from standings.engine.types import Entrant, MatchRecord
 
-from .base import Context, Features, Line, MatchFormat, Ruleset
+from .base import DROPS_BELOW_ACTIVE, Context, Features, Line, MatchFormat, Ruleset
+from .deck_rules import POKEMON_DECK
 from .i18n import gettext_noop
-from .pokemon import OOWP, OWP
+from .pokemon import INFRACTIONS, OOWP, OWP, pokemon_receipt_lines
 
 
 def pokemon2009_lines(
@@ -46,10 +47,14 @@ RULESET = Ruleset(
     match_format=MatchFormat.SINGLE_GAME,
     columns=(OWP, OOWP),
     standings=pokemon2009_lines,
+    receipts=pokemon_receipt_lines,
+    options=(DROPS_BELOW_ACTIVE,),  # issue 24, item 4
     round_table="pokemon-2009-swiss-top-cut",
     table_choice=_table,
     features=Features(age_divisions=True, flights=True),
     round_seconds=30 * 60,
     elimination_seconds=50 * 60,
     extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
+    infractions=INFRACTIONS,  # issue 23: the penalty guidelines' categories
+    decklist=POKEMON_DECK,  # issue 23, item 5: 60 cards, 4 of a name but basic Energy
 )

@@ -1,6 +1,6 @@
 """Recommended Swiss rounds and top cuts by number of players (P-RT-1 … P-RT-7, S-3).
 
-Pure data and functions (no Django): every table of RULES.md section 7 as rows, and
+Pure data and functions (no Django): every table of docs/rules.md section 7 as rows, and
 :func:`recommend` to read one. The organiser may accept the recommendation or choose
 within ``allowed_rounds`` / ``allowed_cuts`` (S-3). Tables are read per age division
 (per pod for age-modified events: the largest division, P-AGE-4).

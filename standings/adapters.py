@@ -1,5 +1,5 @@
 """Build the standings engine's inputs from the database, and write its lines back as
-Standings JSON rows (INTERFACES.md)."""
+Standings JSON rows (docs/interfaces.md)."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def match_records(
 
 
 #: Decimals of a tiebreaker written as a number: the Standings JSON writes "at least 6"
-#: (INTERFACES.md); the CSV writes exactly these (:func:`decimal_text`).
+#: (docs/interfaces.md); the CSV writes exactly these (:func:`decimal_text`).
 DECIMALS = 6
 
 
@@ -93,7 +93,7 @@ def decimal_text(exact: str) -> str:
 
 
 def row_json(place: int | None, line: Line, reg: Registration, top_cut: bool) -> dict[str, Any]:
-    """One Standings JSON row (INTERFACES.md): the registration's identity and state, the
+    """One Standings JSON row (docs/interfaces.md): the registration's identity and state, the
     line's points and record, its tiebreakers as numbers 0–1 (or counts) and ``exact``
     as Fraction text."""
     return {

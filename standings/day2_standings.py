@@ -19,8 +19,8 @@ from rulesets import Context, Line, get_ruleset
 from tournaments.models import Event, MatchSeat, PairingGroup, Phase, RoundStatus
 
 from . import adapters
-from .engine.day2 import day2_cut, day2_matches, day2_order
-from .swiss_standings import GroupStandings, swiss_standings
+from .engine.day2 import day2_cut, day2_entrants, day2_matches, day2_order
+from .swiss_standings import GroupStandings, Source, dropped_below, swiss_standings
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,10 @@ def day2_qualified(
 
 def _day2_lines(
     event: Event, ps: GroupStandings, qualified: list[str], done: list[Any]
-) -> list[Line]:
-    """The Day-2-only standings of the Day 2 players (rounds renumbered from 1, P-D2-2)."""
+) -> tuple[list[Line], Source]:
+    """The Day-2-only standings of the Day 2 players (rounds and drops renumbered from 1,
+    P-D2-2): a player who dropped during Day 2 keeps the Day 2 OWP and OOWP of the round
+    they dropped (R-2 with R-3); with the call's inputs (the receipts count from them)."""
     matches = [
         m
         for m in adapters.match_records(ps.group, phases=(Phase.SWISS_DAY2,))
@@ -67,7 +69,14 @@ def _day2_lines(
     ]
     ctx = Context(rounds=len(done), seed=done[-1].seed, options=event.options)
     entrants = adapters.entrants([ps.registrations[p] for p in qualified])
-    return get_ruleset(event.ruleset).standings(entrants, day2_matches(matches, ps.rounds), ctx)
+    source = Source(
+        day2_entrants(entrants, ps.rounds),
+        day2_matches(matches, ps.rounds),
+        ctx,
+        offset=ps.rounds,
+        day2=True,
+    )
+    return source.lines(get_ruleset(event.ruleset)), source
 
 
 def _both_days_records(
@@ -102,7 +111,7 @@ def with_day2(event: Event, ps: GroupStandings) -> GroupStandings:
     if not day2_done:
         return ps
     qualified = day2_qualified(event, ps.group, ps)
-    lines = _day2_lines(event, ps, qualified, day2_done)
+    lines, source = _day2_lines(event, ps, qualified, day2_done)
     day1 = {row.player: row for row in ps.rows}
     carried = {p: day1[p].match_points for p in qualified}
     by_id = {line.player: line for line in lines}
@@ -116,5 +125,8 @@ def with_day2(event: Event, ps: GroupStandings) -> GroupStandings:
         )
         for p in day2_order([_row(line, ps) for line in lines], carried)
     ]
+    rounds = ps.rounds + len(day2_done)
+    merged = list(dropped_below(event, merged, ps.registrations, rounds))  # issue 24, item 4
     rest = [row for row in ps.rows if row.player not in carried]
-    return GroupStandings(ps.group, ps.rounds + len(day2_done), (*merged, *rest), ps.registrations)
+    sources = {**ps.sources, **{p: (*ps.sources.get(p, ()), source) for p in qualified}}
+    return GroupStandings(ps.group, rounds, (*merged, *rest), ps.registrations, sources)

@@ -19,7 +19,7 @@ from tournaments.models import Division, Event
 
 from .day2_standings import _Row
 from .engine.flights import FlightsRefused, merged_cut
-from .swiss_standings import GroupStandings
+from .swiss_standings import GroupStandings, dropped_below
 
 
 def _rows(ps: GroupStandings) -> list[_Row]:
@@ -69,4 +69,6 @@ def merged_standings(
     order = [*cut, *(key[-1] for key in rest)]
     regs = {k: v for ps in flights for k, v in ps.registrations.items()}
     rounds = min(ps.rounds for ps in flights)
-    return GroupStandings(group, rounds, tuple(lines[p] for p in order), regs)
+    ordered = dropped_below(event, [lines[p] for p in order], regs, rounds)  # issue 24, item 4
+    sources = {k: v for ps in flights for k, v in ps.sources.items()}
+    return GroupStandings(group, rounds, ordered, regs, sources)

@@ -3,7 +3,7 @@
 The winner is 1st; everyone else is placed by the round they were knocked out in, then
 by the final record of the player who knocked them out, then by their own random seed
 (``engine.placement.single_elimination_places``). Written as the Standings JSON of
-INTERFACES.md; the ruleset's match points, record and tiebreaker columns (OWP and OOWP,
+docs/interfaces.md; the ruleset's match points, record and tiebreaker columns (OWP and OOWP,
 OMW/GW/OGW for Magic, …) are computed over the bracket's complete rounds and shown beside
 the places, which they never change (a bracket has no tiebreakers; an organiser and the
 players still expect the ruleset's columns on every row).
@@ -42,8 +42,8 @@ def _rows(event: Event, group: PairingGroup, code: str) -> list[dict[str, Any]]:
     }
     ids = [str(reg_id) for reg_id, _ in seeds if str(reg_id) in regs]
     matches = adapters.match_records(group, phases=(Phase.SINGLE_ELIMINATION,))
-    order = single_elimination_places(ids, matches) if ids else tuple(regs)
-    order = sorted(order, key=lambda p: regs[p].disqualified)  # INTERFACES.md: DQ last
+    places = single_elimination_places(ids, matches) if ids else tuple(regs)
+    order = sorted(places, key=lambda p: regs[p].disqualified)  # docs/interfaces.md: DQ last
     lines = _lines(event, group, list(regs.values()), matches)
     out = []
     for place, pid in enumerate(order, start=1):

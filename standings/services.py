@@ -7,19 +7,24 @@ the Celery task that recomputes after every round.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from rulesets import get_ruleset
+from tournaments.actors import Actor
 from tournaments.groups import age_order, cut_group_of, swiss_group
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
     Division,
     Event,
+    Match,
     MatchKind,
+    Outcome,
     PairingGroup,
     Phase,
     Registration,
@@ -106,7 +111,7 @@ def _division_finished(event: Event, division: Division, swiss_done: int) -> boo
 
 
 def standings_data(event: Event) -> dict[str, Any]:
-    """The event's current standings as the Standings JSON of INTERFACES.md, plus
+    """The event's current standings as the Standings JSON of docs/interfaces.md, plus
     ``rounds`` (complete Swiss rounds per division) and exact Fractions as strings."""
     if standalone_bracket(event):  # a bracket only: P-SE-5 placement
         return se_standings_data(event)
@@ -121,17 +126,32 @@ def standings_data(event: Event) -> dict[str, Any]:
         divisions[division.code] = _division_rows(event, division, by_group[group.pk])
         rounds[division.code] = by_group[group.pk].rounds
         finished = finished and _division_finished(event, division, rounds[division.code])
-    return {
+    data = {
         "event": event.slug,
         "ruleset": event.ruleset,
         "divisions": divisions,
         "rounds": rounds,
         "final": finished,
     }
+    if unrecorded := games_unrecorded(event):  # issue 24, item 6; absent otherwise
+        data["games_unrecorded"] = unrecorded
+    return data
+
+
+def games_unrecorded(event: Event) -> int:
+    """How many decided head-to-head matches of a ruleset that records games were stored
+    without their games: match results imported from a source that publishes no game
+    records (issue 24, item 6). Their match points and OMW are exact; GW % and OGW %
+    count only the games known, and the standings pages say so (Standings JSON key
+    ``games_unrecorded``, only when not 0). 0 or 1 query."""
+    if not event.rules.game_record:
+        return 0
+    played = Match.objects.filter(round__event=event, outcome__in=(Outcome.WIN, Outcome.DRAW))
+    return played.filter(games__isnull=True).count()  # (such rulesets have no pods)
 
 
 @transaction.atomic
-def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
+def standings_compute(*, event: Event, by: Actor = None) -> StandingsSnapshot:
     """Compute and store a standings snapshot (every version is kept, P-POST-3); the
     public pages are rebuilt after commit (``tournaments.public_pages``)."""
     data = standings_data(event)
@@ -140,13 +160,29 @@ def standings_compute(*, event: Event, by: Any = None) -> StandingsSnapshot:
     if final:
         event_finish(event=event, by=by)
     public_pages_changed(event.pk, pairings=False)
-    return StandingsSnapshot.objects.create(
+    snapshot = StandingsSnapshot.objects.create(
         event=event,
         label="Final standings" if final else f"After round {complete}",
         rounds_complete=complete,
         final=final,
         data=data,
     )
+    for listener in _snapshot_listeners:  # the cut-line outlook (issue 24, item 1)
+        transaction.on_commit(partial(listener, snapshot.pk))
+    return snapshot
+
+
+#: Called with a new snapshot's id once it commits. The pairing layer, which simulates
+#: the rest of the Swiss for the cut-line outlook, registers here at start-up
+#: (``pairings.apps``): standings never imports pairings.
+_snapshot_listeners: list[Callable[[int], None]] = []
+
+
+def on_snapshot(listener: Callable[[int], None]) -> None:
+    """Have ``listener(snapshot id)`` called after every standings snapshot commits
+    (once per listener, however often it is registered)."""
+    if listener not in _snapshot_listeners:
+        _snapshot_listeners.append(listener)
 
 
 def standings_latest(event: Event) -> StandingsSnapshot | None:
@@ -180,7 +216,7 @@ def standings_run_execute(run_id: int) -> None:
     run_finish(run, status=BackgroundRunStatus.DONE, task=STANDINGS_TASK)
 
 
-def standings_request(*, event: Event, by: Any) -> tuple[BackgroundRun, bool]:
+def standings_request(*, event: Event, by: Actor) -> tuple[BackgroundRun, bool]:
     """Compute the standings again in a fresh run (the staff page's "Try again" after a
     failed run), or join the run already going; returns ``(run, created)``. A running run
     is asked again (``again_if_running``), so it is followed by one that reads the

@@ -1,4 +1,4 @@
-"""Celery tasks for standings: thin, take ids, idempotent (STYLE.md §4)."""
+"""Celery tasks for standings: thin, take ids, idempotent (docs/style.md §4)."""
 
 from celery import shared_task
 

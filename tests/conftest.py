@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from tests import factories
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under ``tests/browser`` carries the ``browser`` marker, its module's
+    ``pytestmark`` or not, so ``-m "not browser"`` always leaves Chromium out. (The
+    ``multiprocess`` marker is set test by test where a test starts another process.)"""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from tests import factories
 from tests.pod_factories import play, pod_event
 from tournaments import services
 from tournaments.models import Event, EventStaff, Outcome
+from tournaments.services import Result
 
 NAMESPACES = ("public", "staff")
 # Pages that are not for reading: downloads, polled fragments, the bare HTMX answers.
@@ -34,14 +35,14 @@ def played_events(*, by) -> list[Event]:
     for i, m in enumerate(first.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats")):
         seats = [s.registration for s in m.seats.order_by("seat")]
         if i == 1:
-            services.slip_enter(match=m, outcome=Outcome.DRAW, by=judge)
+            services.slip_enter(match=m, result=Result.draw(), by=judge)
         else:
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[i % 2], by=by)
+            services.slip_enter(match=m, result=Result.win(seats[i % 2]), by=by)
     (second,) = round_pair(event=pokemon, group="open", by=by, seed=2)
     services.round_publish(round=second, by=by)
     services.round_start(round=second, by=by)
-    m = second.matches.filter(outcome=Outcome.PENDING).order_by("table").first()
-    services.slip_enter(match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=by)
+    m = second.matches.filter(outcome=Outcome.PENDING).order_by("table")[0]
+    services.slip_enter(match=m, result=Result.win(m.seats.order_by("pk")[0].registration), by=by)
 
     magic = factories.event_with_players(10, by=by, name="Magic Cup", ruleset="mtg", swiss_rounds=3)
     (first,) = round_pair(event=magic, group="open", by=by, seed=3)
@@ -49,7 +50,7 @@ def played_events(*, by) -> list[Event]:
     services.round_start(round=first, by=by)
     for m in first.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         seats = [s.registration for s in m.seats.order_by("seat")]
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[0], by=by, games=(2, 1, 0))
+        services.slip_enter(match=m, result=Result.win(seats[0], (2, 1, 0)), by=by)
     (second,) = round_pair(event=magic, group="open", by=by, seed=4)
     services.round_publish(round=second, by=by)
     services.round_start(round=second, by=by)

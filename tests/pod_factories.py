@@ -1,10 +1,11 @@
-"""Builders for multiplayer pod events (RULES.md section 9), through the services."""
+"""Builders for multiplayer pod events (docs/rules.md section 9), through the services."""
 
 from __future__ import annotations
 
 from tests import factories
 from tournaments import services
 from tournaments.models import Outcome
+from tournaments.services import Result
 from tournaments.services.pod_events import pod_cut_set
 
 
@@ -33,4 +34,6 @@ def play(rnd, by, pick=0):
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
-        services.slip_enter(match=m, winner=seats(m)[min(pick, m.seats.count() - 1)], by=by)
+        services.slip_enter(
+            match=m, result=Result.of(winner=seats(m)[min(pick, m.seats.count() - 1)]), by=by
+        )

@@ -16,7 +16,8 @@ class InviteSignupForm(UserCreationForm):
     (``AUTH_PASSWORD_VALIDATORS``). The account's e-mail is the invite's, for password
     resets."""
 
-    class Meta(UserCreationForm.Meta):
+    # django-stubs declares no Meta on UserCreationForm; Django's has one (its username field).
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
         fields = ("username",)
 

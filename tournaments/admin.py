@@ -1,11 +1,11 @@
 """Django admin: read anything, change records only the way the staff pages do.
 
-Issue 10, part 5. The audit trail the README promises holds only if nothing edits around
+Issue 10, part 5. The audit trail docs/decisions.md promises holds only if nothing edits around
 it, so:
 
 * **Read-only** — AuditEvent and PenaltyNote (never edited or deleted, P-POST-3), and the
   records the services own: Match, MatchSeat, Round, Registration, SelfReport,
-  BackgroundRun. No add, change or delete form saves them.
+  BackgroundRun, JudgeCall. No add, change or delete form saves them.
 * **Changed through actions that call the services** — rounds (publish, start) and
   registrations (drop), each audited under the admin user's name; results are entered
   and corrected on the staff pages (slips, corrections with a reason).
@@ -33,8 +33,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from . import models, services
+from .actors import Actor
 from .errors import MatchslipError
-from .messages import shown
+from .stored_text import shown
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -118,7 +119,7 @@ def admin_events(obj: db.Model) -> Iterable[models.Event]:
 
 
 def admin_audit(
-    obj: db.Model, *, by: Any, old: dict[str, Any] | None, new: dict[str, Any] | None
+    obj: db.Model, *, by: Actor, old: dict[str, Any] | None, new: dict[str, Any] | None
 ) -> None:
     """Write the audit row of an admin add (``old`` None), change or delete (``new``
     None) of ``obj`` (``admin_values`` before and after) in each of its events
@@ -302,7 +303,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(models.BackgroundRun)
 class BackgroundRunAdmin(ReadOnlyAdmin):
     """Runs with their error and note in the reader's language (stored language-neutrally,
-    ``tournaments.messages``)."""
+    ``tournaments.stored_text``)."""
 
     list_display = ["created_at", "event", "kind", "group", "status", "error_text", "note_text"]
     list_filter = ["kind", "status"]
@@ -327,3 +328,11 @@ class SelfReportAdmin(ReadOnlyAdmin):
 class PenaltyNoteAdmin(ReadOnlyAdmin):
     list_display = ["at", "event", "registration", "round_number", "kind", "infraction", "by"]
     list_filter = ["kind"]
+
+
+@admin.register(models.JudgeCall)
+class JudgeCallAdmin(ReadOnlyAdmin):
+    """Judge calls (issue 23): the floor board's services own them, so read-only here."""
+
+    list_display = ["created_at", "event", "round_number", "table", "reason", "status"]
+    list_filter = ["status", "reason"]

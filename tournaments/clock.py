@@ -5,7 +5,7 @@ Pure functions (no Django): they take the round's times and the server's ``now``
 return seconds, so every phone and projector shows the same time whatever its own clock
 says. The time a round is allowed comes from the ruleset's declarations
 (``Ruleset.round_seconds`` for Swiss rounds, ``elimination_seconds`` for top-cut and
-single-elimination rounds, None = untimed). RULES.md gives no round time for head-to-head
+single-elimination rounds, None = untimed). docs/rules.md gives no round time for head-to-head
 rounds: each ruleset module declares its own (Pokémon 50 minutes, top cut 75; Pokémon
 2009 30; Magic and best-of-3 50). Multiplayer pods (``Ruleset.uses_pods``) follow
 MP-TIME-1: the last turn after time, the untimed top cut and the 150-minute limit after
@@ -109,7 +109,7 @@ def round_clock(
 
 def timed_clock(elapsed: int, *, base: int | None, extra_seconds: int = 0) -> Clock:
     """A head-to-head round: ``base`` seconds (None: untimed) plus ``extra_seconds``,
-    then time is over. RULES.md is silent on head-to-head round times; the ruleset
+    then time is over. docs/rules.md is silent on head-to-head round times; the ruleset
     modules declare them."""
     if base is None:
         return Clock(elapsed, None, None, "untimed", gettext_noop("Untimed"))

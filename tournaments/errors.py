@@ -1,4 +1,4 @@
-"""Domain errors: expected conditions with a message an organiser can act on (STYLE.md §7).
+"""Domain errors: expected conditions with a message an organiser can act on (docs/style.md §7).
 
 Views show ``str(error)`` as a form error or message; commands print it and exit non-zero.
 """
@@ -32,8 +32,13 @@ class RecordLocked(MatchslipError):
     """P-POST-4: the record-correction window for this round has closed."""
 
 
-class PairingImpossible(MatchslipError):
-    """The next round cannot be paired (no players, event finished, ...)."""
+class PairingRefused(MatchslipError):
+    """The next round cannot be paired (no players, event finished, check-in still open,
+    ...): the pairing services' refusal, shown like every ``MatchslipError``.
+
+    The pure engines raise their own ``pairings.engine.errors.PairingImpossible``; a
+    service that expects it (a re-pair) catches it and raises this with the same
+    message."""
 
 
 class DivisionUnconfirmed(InvalidInput):
@@ -50,3 +55,13 @@ class AgreedResultOverride(InvalidInput):
     def __init__(self, message: str, *, agreed: str = "") -> None:
         super().__init__(message)
         self.agreed = agreed
+
+
+class DecklistRefused(InvalidInput):
+    """Issue 23, item 5: a player's deck list that cannot be read or breaks the game's
+    deck rules. ``problems``: every reason, in the reader's language, each naming its
+    line or the count (``rulesets.decklists``); the message is the first."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__(problems[0])
+        self.problems = tuple(problems)

@@ -13,7 +13,6 @@ from rulesets.penalties import infraction_named
 
 from .groups import age_order
 from .identities import POP_ID_LENGTH, SANCTION_ID_LENGTH, pop_id_problem, sanction_id_problem
-from .messages import shown
 from .models import (
     Division,
     DivisionCode,
@@ -26,6 +25,7 @@ from .models import (
     Structure,
 )
 from .selectors.names import registration_name, with_shown_names
+from .stored_text import shown
 from .text import TextRefused, clean_name
 
 if TYPE_CHECKING:

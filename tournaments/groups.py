@@ -38,9 +38,9 @@ def group_label(group: PairingGroup) -> str:
     codes = sorted((d.code for d in group.divisions.all()), key=order.index)
     label = " + ".join(str(names[code]) for code in codes) or group.key
     if group.is_cut:
-        return _("%(pod)s top cut") % {"pod": label}
+        return _("%(group)s top cut") % {"group": label}
     if group.flight is not None:
-        return _("%(pod)s flight %(flight)s") % {"pod": label, "flight": group.flight}
+        return _("%(group)s flight %(flight)s") % {"group": label, "flight": group.flight}
     return label
 
 

@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from .messages import gettext
+from .stored_text import gettext_storable
 
 SANCTION_ID_LENGTH = 12
 #: ``YY-MM-NNNNNN``; anchored, ASCII digits only (PostgreSQL ``~`` and Python ``re``).
@@ -36,7 +36,7 @@ def sanction_id_problem(value: str) -> str | None:
     one or is empty (not known yet)."""
     if value == "" or re.fullmatch(SANCTION_ID_PATTERN, value):
         return None
-    return gettext(
+    return gettext_storable(
         "%(value)r is not a sanction ID: it is written like %(example)s "
         "(year, month, then six digits)."
     ) % {"value": value[:40], "example": SANCTION_ID_EXAMPLE}
@@ -46,7 +46,7 @@ def pop_id_problem(value: str) -> str | None:
     """Why ``value`` is not a Play! Pokémon ID (POP ID), or None when it is one or empty."""
     if value == "" or re.fullmatch(POP_ID_PATTERN, value):
         return None
-    return gettext("%(value)r is not a POP ID: it is digits only, at most %(length)s.") % {
+    return gettext_storable("%(value)r is not a POP ID: it is digits only, at most %(length)s.") % {
         "value": value[:40],
         "length": POP_ID_LENGTH,
     }

@@ -1,5 +1,6 @@
-"""Multiplayer pod events (RULES.md section 9): which events use pods, their standard pod
-size and the points of a win (the P-RT-6 recommendation is the registry's).
+"""Multiplayer pod events (docs/rules.md section 9): which events use pods and their standard
+pod size (the points of a win are the ruleset's, ``event.rules.points_per_win``; the
+P-RT-6 recommendation is the registry's).
 
 Kept apart from the head-to-head code so pages and services ask ``uses_pods(event)``
 instead of testing the ruleset id themselves. The round clock of every ruleset, pods'
@@ -32,12 +33,6 @@ def pod_size(event: Any) -> int:
     """The event's standard pod size ``n`` (option ``pod_size``, 4 or 3, default 4): the
     size tables are filled to (MP-POD-1) and the ``2n − 1`` points of a win (MP-PTS-1)."""
     return standard_size(event.options)
-
-
-def points_per_win(event: Any) -> int:
-    """Match points of a win under the event's ruleset and options (MP-PTS-1: ``2n − 1``,
-    7 with pods of 4, also in a pod of 3)."""
-    return get_ruleset(event.ruleset).points_per_win(event.options)
 
 
 def match_points_rule(event: Any) -> Callable[[int, int], int]:

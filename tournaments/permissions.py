@@ -6,7 +6,7 @@ Roles (``EventStaff``, one user may hold several):
   slips, drops, standings and printing.
 - **judge**: corrects results within the P-POST-4 window, records penalty notes.
 Every staff role runs the round clock (pause, resume, add time) and gives a table a
-time extension.
+time extension, and answers judge calls on the floor board (``floor``, issue 23).
 Every staff role sees the disputes queue (and may resolve a dispute, with a reason, or
 accept an agreed result) and the audit trail. Decision: scorekeepers resolve disputes
 too, because "a staff entry always overrides" — the slip brought to their desk decides.
@@ -22,12 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from .models import Event, EventStaff, StaffRole
@@ -46,6 +48,8 @@ CAPABILITIES: dict[str, tuple[frozenset[str], str]] = {
     "audit": (ALL_STAFF, "Only the staff of this event can read its audit trail."),
     "clock": (ALL_STAFF, "Only the staff of this event can run the round clock."),
     "decklists": (ALL_STAFF, "Only the staff of this event can handle deck lists."),
+    # Issue 23: the judges' floor board (judge calls, the end of the round), any staff role.
+    "floor": (ALL_STAFF, cast(str, _("Only the staff of this event can answer judge calls."))),
     "manage": (
         frozenset({StaffRole.ORGANISER}),
         "Only the organisers of this event can manage its staff and settings.",
@@ -86,7 +90,7 @@ def _to_login(request: HttpRequest) -> HttpResponse:
 
 def event_staff_required(
     capability: str, *, other_staff_to: str | None = None
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Decorate a staff view taking ``(request, event, ...)`` whose URL has ``<slug>``.
 
     Anonymous → login redirect; signed in without ``capability`` → 403
@@ -96,9 +100,9 @@ def event_staff_required(
     """
     roles_needed, refusal = CAPABILITIES[capability]
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return _to_login(request)
             event = get_object_or_404(Event, slug=slug)

@@ -182,10 +182,11 @@ def _render(slug: str, page: str, variant: str, built_at: datetime, ahead: int =
     headers = {"HX-Request": "true"} if variant == "live" else {}
     request = RequestFactory().get(reverse(name, args=[slug]), params, headers=headers)
     request.user = AnonymousUser()
-    request.htmx = HtmxDetails(request)
-    request.prebuilding = True
-    request.prebuilt_at = built_at
-    request.live_ahead = ahead
+    # The factory's request goes through no middleware: it gets what HtmxMiddleware adds
+    # (``htmx``) and the marks of a prebuild, which the views read with getattr.
+    vars(request).update(
+        htmx=HtmxDetails(request), prebuilding=True, prebuilt_at=built_at, live_ahead=ahead
+    )
     match = resolve(request.path_info)
     response = match.func(request, *match.args, **match.kwargs)
     if response.status_code != 200:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from pairings.engine.elimination import bracket_order
+
 # ASCII digits only (issue 21, item 4): "top cut: seeds 1, 8, 9, 16"
 _POD_SEEDS = re.compile(r"seeds ((?:[0-9]+, )*[0-9]+)")
 _SEED = re.compile(r"seed ([0-9]+)")  # "seed 1 vs seed 8", "bye: seed 3"
@@ -28,16 +30,6 @@ class FirstRoundSeat(NamedTuple):
     table: int | None
     seat: int
     why: str
-
-
-def bracket_order(size: int) -> list[int]:
-    """Seeds in bracket order for a bracket of ``size`` players (a power of two):
-    1, 8, 4, 5, 2, 7, 3, 6 for 8 (P-TC-1)."""
-    order = [1]
-    while len(order) < size:
-        n = 2 * len(order) + 1
-        order = [x for s in order for x in (s, n - s)]
-    return order
 
 
 def _listed(why: str) -> list[int]:

@@ -35,7 +35,7 @@ import unicodedata
 from rulesets.i18n import Text
 
 from .errors import InvalidInput
-from .messages import gettext
+from .stored_text import gettext_storable
 
 #: Bidirectional embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
 BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
@@ -66,23 +66,23 @@ def name_problem(value: str, *, required: bool = True) -> Text | None:
     for char in value:
         category = unicodedata.category(char)
         if category == "Cc":
-            return gettext("contains the control character %(code)s, which a name cannot hold") % {
-                "code": code_point(char)
-            }
+            return gettext_storable(
+                "contains the control character %(code)s, which a name cannot hold"
+            ) % {"code": code_point(char)}
         if char in BIDI_CONTROLS:
-            return gettext(
+            return gettext_storable(
                 "contains the bidirectional control %(code)s, which a name cannot hold"
             ) % {"code": code_point(char)}
         if _not_text(char):
-            return gettext("contains %(code)s, which is not a character") % {
+            return gettext_storable("contains %(code)s, which is not a character") % {
                 "code": code_point(char)
             }
     if not required or any(not _invisible(c) for c in value):
         return None
     hidden = [code_point(c) for c in value if not c.isspace()]
     if not hidden:
-        return gettext("must not be empty")
-    return gettext("has only invisible characters (%(codes)s)") % {
+        return gettext_storable("must not be empty")
+    return gettext_storable("has only invisible characters (%(codes)s)") % {
         "codes": ", ".join(dict.fromkeys(hidden))
     }
 
@@ -107,5 +107,7 @@ def clean_name(value: str, field: str, *, required: bool = True) -> str:
     refuses it; ``required`` False lets an empty value through as ``""``."""
     problem = name_problem(value, required=required)
     if problem is not None:
-        raise TextRefused(gettext("%(where)s: %(problem)s") % {"where": field, "problem": problem})
+        raise TextRefused(
+            gettext_storable("%(where)s: %(problem)s") % {"where": field, "problem": problem}
+        )
     return normalised_name(value)

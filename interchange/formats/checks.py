@@ -1,4 +1,4 @@
-"""The checks every imported event passes before anything is written (INTERFACES.md).
+"""The checks every imported event passes before anything is written (docs/interfaces.md).
 
 Each file format reads its file into ``EventData`` and checks what only it can name (XML
 elements, JSON types); :func:`check_event_data` then checks what every format shares, in
@@ -30,7 +30,12 @@ refuse but that a best-of-5 match could produce and that agrees with its result 
 in a best-of-3 from melee.gg, a best-of-5 final's 3-2) is kept, and :func:`check_event_data` returns a note for it (the import
 commands print it on standard error and the event keeps it in ``Event.import_notes``);
 the standings count it as the official software did (``standings.engine.games.
-recorded_verdict``). Only a record that contradicts its result is refused.
+recorded_verdict``). Only a record that contradicts its result is refused. A match result
+without its game record (``games`` is optional, docs/interfaces.md; topdeck.gg publishes
+results only) is imported as recorded too, with one note for the file (issue 24, item 6):
+its match points and OMW are exact, GW and OGW count the games known; the standings say
+so. A best-of-1 event's game records are checked as best-of-1 (its ``match_length``
+option, issue 24 item 3).
 
 Errors raise :class:`FileRefused` (every format's error is one) naming the element or
 field, by the names the file uses (``EventData.fields`` and each item's ``where``).
@@ -42,7 +47,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -50,7 +55,7 @@ from django.conf import settings
 from rulesets import RULESETS, Ruleset
 from standings.engine.games import GameRecord, validate_game_record
 from tournaments.identities import pop_id_problem, sanction_id_problem
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 from tournaments.text import name_problem
 
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -105,12 +110,12 @@ def whole(value: Any, where: str, low: int, high: int) -> int:
     """``value`` if it is a whole number from ``low`` to ``high``, else FileRefused."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise FileRefused(
-            gettext("%(where)s: expected a whole number, got %(value)s")
+            gettext_storable("%(where)s: expected a whole number, got %(value)s")
             % {"where": where, "value": shown(value)}
         )
     if not low <= value <= high:
         raise FileRefused(
-            gettext("%(where)s: %(value)s is out of range (%(low)s to %(high)s)")
+            gettext_storable("%(where)s: %(value)s is out of range (%(low)s to %(high)s)")
             % {"where": where, "value": shown(value), "low": low, "high": high}
         )
     return int(value)
@@ -120,23 +125,25 @@ def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
     """``value`` if it is text PostgreSQL can store in a column of ``limit`` characters."""
     if not isinstance(value, str):
         raise FileRefused(
-            gettext("%(where)s: expected text, got %(value)s")
+            gettext_storable("%(where)s: expected text, got %(value)s")
             % {"where": where, "value": shown(value)}
         )
     if required and not value.strip():
-        raise FileRefused(gettext("%(where)s: must not be empty") % {"where": where})
+        raise FileRefused(gettext_storable("%(where)s: must not be empty") % {"where": where})
     if len(value) > limit:
         raise FileRefused(
-            gettext("%(where)s: %(value)s characters long, at most %(limit)s are kept")
+            gettext_storable("%(where)s: %(value)s characters long, at most %(limit)s are kept")
             % {"where": where, "value": len(value), "limit": limit}
         )
     if "\x00" in value:
-        raise FileRefused(gettext("%(where)s: contains a NUL character") % {"where": where})
+        raise FileRefused(
+            gettext_storable("%(where)s: contains a NUL character") % {"where": where}
+        )
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise FileRefused(
-            gettext("%(where)s: is not valid Unicode text") % {"where": where}
+            gettext_storable("%(where)s: is not valid Unicode text") % {"where": where}
         ) from None
     return value
 
@@ -148,14 +155,16 @@ def name(value: str, where: str, *, required: bool = True) -> str:
     (``text.normalised_name``)."""
     problem = name_problem(value, required=required)
     if problem is not None:
-        raise FileRefused(gettext("%(where)s: %(problem)s") % {"where": where, "problem": problem})
+        raise FileRefused(
+            gettext_storable("%(where)s: %(problem)s") % {"where": where, "problem": problem}
+        )
     return value
 
 
 def flag(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
         raise FileRefused(
-            gettext("%(where)s: expected true or false, got %(value)s")
+            gettext_storable("%(where)s: expected true or false, got %(value)s")
             % {"where": where, "value": shown(value)}
         )
     return value
@@ -167,7 +176,7 @@ def json_value(value: Any, where: str, depth: int = 0) -> None:
     :data:`MAX_JSON_DEPTH`, and anything that is not JSON."""
     if depth > MAX_JSON_DEPTH:
         raise FileRefused(
-            gettext("%(where)s: nested more than %(max_json_depth)s levels deep")
+            gettext_storable("%(where)s: nested more than %(max_json_depth)s levels deep")
             % {"where": where, "max_json_depth": MAX_JSON_DEPTH}
         )
     if isinstance(value, str):
@@ -177,13 +186,13 @@ def json_value(value: Any, where: str, depth: int = 0) -> None:
     elif isinstance(value, int):
         if abs(value) > MAX_JSON_INTEGER:
             raise FileRefused(
-                gettext("%(where)s: %(value)s is too large a number")
+                gettext_storable("%(where)s: %(value)s is too large a number")
                 % {"where": where, "value": shown(value)}
             )
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise FileRefused(
-                gettext("%(where)s: %(value)s is not a number JSON can hold")
+                gettext_storable("%(where)s: %(value)s is not a number JSON can hold")
                 % {"where": where, "value": value}
             )
     elif isinstance(value, dict):
@@ -195,7 +204,8 @@ def json_value(value: Any, where: str, depth: int = 0) -> None:
             json_value(item, f"{where}[{i}]", depth + 1)
     else:
         raise FileRefused(
-            gettext("%(where)s: %(value)s is not JSON") % {"where": where, "value": shown(value)}
+            gettext_storable("%(where)s: %(value)s is not JSON")
+            % {"where": where, "value": shown(value)}
         )
 
 
@@ -213,20 +223,24 @@ def check_event_data(data: EventData) -> list[str]:
 
     Raises :class:`FileRefused` naming the element or field at fault. Returns the notes
     on official records kept as recorded though the live rules refuse them (one sentence
-    each, naming the field; empty for most files); the event can then be imported, and
-    exported and imported again.
+    each, naming the field) and on match results without their games (one sentence for
+    the file, :func:`_unrecorded_games`); empty for most files. The event can then be
+    imported, and exported and imported again.
     """
     ruleset = RULESETS.get(data.ruleset) if isinstance(data.ruleset, str) else None
     if ruleset is None:
         raise FileRefused(
-            gettext("%(get)s: unknown ruleset") % {"get": data.fields.get("ruleset", "ruleset")}
+            gettext_storable("%(get)s: unknown ruleset")
+            % {"get": data.fields.get("ruleset", "ruleset")}
         )
     _check_event(data)
     codes = _check_divisions(data.divisions, data.fields.get("divisions", "divisions"))
     ids = _check_players(data.players, codes, data.fields.get("players", "players"))
     notes: list[str] = []
-    _check_rounds(data.rounds, ids, ruleset, data.fields.get("rounds", "rounds"), notes)
+    options = data.options if isinstance(data.options, dict) else {}
+    _check_rounds(data.rounds, ids, (ruleset, options), data.fields.get("rounds", "rounds"), notes)
     _check_round_gaps(data, data.fields.get("rounds", "rounds"))
+    notes += _unrecorded_games(data, ruleset)
     json_value(data.options, data.fields.get("options", "options"))
     json_value(data.source, data.fields.get("source", "source"))  # what the file kept
     return notes
@@ -241,7 +255,7 @@ def _check_event(data: EventData) -> None:
     name(location, name_of("location"), required=False)
     if data.date is not None and not isinstance(data.date, dt.date):
         raise FileRefused(
-            gettext("%(value)s: expected a date, got %(date)s")
+            gettext_storable("%(value)s: expected a date, got %(date)s")
             % {"value": name_of("date"), "date": shown(data.date)}
         )
     flag(data.third_place_playoff, name_of("third_place_playoff"))
@@ -250,12 +264,13 @@ def _check_event(data: EventData) -> None:
         value = text(getattr(data, key), name_of(key), limit=NAME_LENGTH)
         if problem := problem_of(value):
             raise FileRefused(
-                gettext("%(where)s: %(problem)s") % {"where": name_of(key), "problem": problem}
+                gettext_storable("%(where)s: %(problem)s")
+                % {"where": name_of(key), "problem": problem}
             )
     whole(data.day2_rounds, name_of("day2_rounds"), 0, MAX_ROUNDS)
     if data.structure not in ("", *STRUCTURES):
         raise FileRefused(
-            gettext("%(value)s: %(structure)s is not one of %(structures)s")
+            gettext_storable("%(value)s: %(structure)s is not one of %(structures)s")
             % {
                 "value": name_of("structure"),
                 "structure": shown(data.structure),
@@ -275,7 +290,7 @@ def check_sizes(players: int, rounds: int, fields: dict[str, str]) -> None:
         )
     if rounds > MAX_ROUNDS:
         raise FileRefused(
-            gettext("%(get)s: %(rounds)s rounds; at most %(max_rounds)s can be imported")
+            gettext_storable("%(get)s: %(rounds)s rounds; at most %(max_rounds)s can be imported")
             % {"get": fields.get("rounds", "rounds"), "rounds": rounds, "max_rounds": MAX_ROUNDS}
         )
 
@@ -286,19 +301,19 @@ def _check_divisions(divisions: Sequence[DivisionData], label: str) -> set[str]:
         where = d.where or f"{label}[{i}]"
         if d.code not in DIVISIONS:
             raise FileRefused(
-                gettext("%(where)s: %(code)s is not one of %(divisions)s")
+                gettext_storable("%(where)s: %(code)s is not one of %(divisions)s")
                 % {"where": at(where, "code"), "code": shown(d.code), "divisions": DIVISIONS}
             )
         if d.code in codes:
             raise FileRefused(
-                gettext("%(where)s: division %(code)r is given twice")
+                gettext_storable("%(where)s: division %(code)r is given twice")
                 % {"where": where, "code": d.code}
             )
         codes.add(d.code)
         whole(d.flights, at(where, "flights"), 0, MAX_FLIGHTS)
         if d.flights not in (0, 2, 4, 8, 16):
             raise FileRefused(
-                gettext("%(where)s: %(flights)s flights (P-FL-2: 2, 4, 8, 16)")
+                gettext_storable("%(where)s: %(flights)s flights (P-FL-2: 2, 4, 8, 16)")
                 % {"where": at(where, "flights"), "flights": d.flights}
             )
         room = POD_LENGTH - (FLIGHT_SUFFIX_LENGTH if d.flights else 0)
@@ -316,14 +331,15 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
         text(p.id, at(where, "id"), limit=EXTERNAL_ID_LENGTH)
         if p.id in ids:
             raise FileRefused(
-                gettext("%(where)s: player id %(id)r is given twice") % {"where": where, "id": p.id}
+                gettext_storable("%(where)s: player id %(id)r is given twice")
+                % {"where": where, "id": p.id}
             )
         ids.add(p.id)
         name(text(p.name, at(where, "name"), limit=NAME_LENGTH), at(where, "name"))
         text(p.player_id, at(where, "player_id"), limit=PLAYER_ID_LENGTH)
         if p.division not in codes:
             raise FileRefused(
-                gettext("%(where)s: no division %(division)s in the file")
+                gettext_storable("%(where)s: no division %(division)s in the file")
                 % {"where": at(where, "division"), "division": shown(p.division)}
             )
         if p.birth_year is not None:
@@ -341,20 +357,27 @@ def _check_players(players: Sequence[PlayerData], codes: set[str], label: str) -
 
 
 def _check_rounds(
-    rounds: Sequence[RoundData], ids: set[str], ruleset: Ruleset, label: str, notes: list[str]
+    rounds: Sequence[RoundData],
+    ids: set[str],
+    rules: tuple[Ruleset, Mapping[str, Any]],
+    label: str,
+    notes: list[str],
 ) -> None:
+    """Each round's number, phase, seeds, seats and results; ``rules``: the ruleset and
+    the event's options (a best-of-1 event's game records, issue 24 item 3)."""
+    ruleset, options = rules
     given: set[tuple[int, str]] = set()
     for i, rd in enumerate(rounds):
         where = rd.where or f"{label}[{i}]"
         whole(rd.number, at(where, "number"), 1, MAX_ROUNDS)
         if rd.phase not in PHASES:
             raise FileRefused(
-                gettext("%(where)s: %(phase)s is not one of %(phases)s")
+                gettext_storable("%(where)s: %(phase)s is not one of %(phases)s")
                 % {"where": at(where, "phase"), "phase": shown(rd.phase), "phases": PHASES}
             )
         if (rd.number, rd.phase) in given:
             raise FileRefused(
-                gettext("%(where)s: round %(number)s (%(phase)s) is given twice")
+                gettext_storable("%(where)s: round %(number)s (%(phase)s) is given twice")
                 % {"where": where, "number": rd.number, "phase": rd.phase}
             )
         given.add((rd.number, rd.phase))
@@ -365,7 +388,7 @@ def _check_rounds(
         for j, m in enumerate(rd.matches):
             match_where = m.where or f"{where}.matches[{j}]"
             _check_seats(m, match_where, ids, seated, rd.number, ruleset)
-            _check_result(m, match_where, ruleset, rd.phase in ELIMINATION, notes)
+            _check_result(m, match_where, rules, rd.phase in ELIMINATION, notes)
 
 
 def _check_round_gaps(data: EventData, label: str) -> None:
@@ -383,7 +406,9 @@ def _check_round_gaps(data: EventData, label: str) -> None:
     if (missing := first_gap(set(where_of))) is not None:
         after = min(n for n in where_of if n > missing)
         raise FileRefused(
-            gettext("%(where)s: round %(missing)s is missing; rounds run 1, 2, 3 … without a gap")
+            gettext_storable(
+                "%(where)s: round %(missing)s is missing; rounds run 1, 2, 3 … without a gap"
+            )
             % {"where": at(where_of[after], "number"), "missing": missing}
         )
     group_of_division = {d.code: d.group for d in data.divisions}
@@ -398,7 +423,7 @@ def _check_round_gaps(data: EventData, label: str) -> None:
         if (missing := first_gap(set(numbers))) is not None:
             after = min(n for n in numbers if n > missing)
             raise FileRefused(
-                gettext(
+                gettext_storable(
                     "%(where)s: round %(missing)s of pairing group %(group)s is missing;"
                     " rounds run 1, 2, 3 … without a gap"
                 )
@@ -414,22 +439,23 @@ def _check_seats(
     most = 5 if ruleset.uses_pods else 2
     if not 1 <= len(m.players) <= most:
         raise FileRefused(
-            gettext("%(where)s: expected 1 to %(most)s players")
+            gettext_storable("%(where)s: expected 1 to %(most)s players")
             % {"where": at(where, "players"), "most": most}
         )
     if len(set(m.players)) != len(m.players):
         raise FileRefused(
-            gettext("%(where)s: a player cannot play themselves") % {"where": at(where, "players")}
+            gettext_storable("%(where)s: a player cannot play themselves")
+            % {"where": at(where, "players")}
         )
     for pid in m.players:
         if pid not in ids:
             raise FileRefused(
-                gettext("%(where)s: unknown player id %(pid)s")
+                gettext_storable("%(where)s: unknown player id %(pid)s")
                 % {"where": at(where, "players"), "pid": shown(pid)}
             )
         if pid in seated:
             raise FileRefused(
-                gettext("%(where)s: %(pid)r plays twice in round %(number)s")
+                gettext_storable("%(where)s: %(pid)r plays twice in round %(number)s")
                 % {"where": at(where, "players"), "pid": pid, "number": number}
             )
         seated.add(pid)
@@ -438,58 +464,66 @@ def _check_seats(
     text(m.why, at(where, "why"), limit=WHY_LENGTH)
     if any(pid not in m.players for pid in m.conceded) or m.winner in m.conceded:
         raise FileRefused(
-            gettext("%(where)s: expected players of this match, not its winner")
+            gettext_storable("%(where)s: expected players of this match, not its winner")
             % {"where": at(where, "conceded")}
         )
 
 
 def _check_result(
-    m: MatchData, where: str, ruleset: Ruleset, elimination: bool, notes: list[str]
+    m: MatchData,
+    where: str,
+    rules: tuple[Ruleset, Mapping[str, Any]],
+    elimination: bool,
+    notes: list[str],
 ) -> None:
     """The outcome fits the seats, and the ruleset allows it (module docstring)."""
+    ruleset = rules[0]
     allowed = ONE_PLAYER_OUTCOMES if len(m.players) == 1 else MATCH_OUTCOMES
     if m.outcome not in allowed:
         raise FileRefused(
-            gettext("%(where)s: %(outcome)s is not one of %(allowed)s")
+            gettext_storable("%(where)s: %(outcome)s is not one of %(allowed)s")
             % {"where": at(where, "result"), "outcome": shown(m.outcome), "allowed": allowed}
         )
     if (m.outcome == "win") != (m.winner is not None) or (m.winner and m.winner not in m.players):
         raise FileRefused(
-            gettext("%(where)s: the winner must be a player of this match")
+            gettext_storable("%(where)s: the winner must be a player of this match")
             % {"where": at(where, "result")}
         )
     head_to_head_draw = m.outcome == "draw" and len(m.players) == 2  # a pod may draw
     if head_to_head_draw and not ruleset.allows_ties:
         raise FileRefused(
-            gettext("%(where)s: the %(label)s rules have no ties")
+            gettext_storable("%(where)s: the %(label)s rules have no ties")
             % {"where": at(where, "result"), "label": ruleset.label}
         )
     if head_to_head_draw and elimination:
         raise FileRefused(
-            gettext("%(where)s: a single-elimination match cannot be a draw (M-SE-2)")
+            gettext_storable("%(where)s: a single-elimination match cannot be a draw (M-SE-2)")
             % {"where": at(where, "result")}
         )
-    _check_games(m, at(where, "games"), ruleset, elimination, notes)
+    _check_games(m, at(where, "games"), rules, elimination, notes)
 
 
 def _check_games(
-    m: MatchData, where: str, ruleset: Ruleset, elimination: bool, notes: list[str]
+    m: MatchData,
+    where: str,
+    rules: tuple[Ruleset, Mapping[str, Any]],
+    elimination: bool,
+    notes: list[str],
 ) -> None:
+    """A game record that gives the match's result in a match of the event's length
+    (M-MATCH-1; best-of-1 or best-of-3, ``Ruleset.best_of``); none is fine (a match
+    result only: :func:`_unrecorded_games` notes it, issue 24 item 6)."""
+    ruleset, options = rules
     if m.games is None:
-        if ruleset.game_record and len(m.players) == 2 and m.outcome in ("win", "draw"):
-            raise FileRefused(
-                gettext("%(where)s: missing; the %(label)s rules count games (M-MATCH-1)")
-                % {"where": where, "label": ruleset.label}
-            )
         return
     if not ruleset.game_record:
         raise FileRefused(
-            gettext("%(where)s: the %(label)s rules record match results, not games")
+            gettext_storable("%(where)s: the %(label)s rules record match results, not games")
             % {"where": where, "label": ruleset.label}
         )
     if not isinstance(m.games, list | tuple) or len(m.games) != 3:
         raise FileRefused(
-            gettext("%(where)s: expected [wins, wins, draws], got %(games)s")
+            gettext_storable("%(where)s: expected [wins, wins, draws], got %(games)s")
             % {"where": where, "games": shown(m.games)}
         )
     for count in m.games:
@@ -498,7 +532,9 @@ def _check_games(
         return
     wins_a, wins_b, drawn = m.games
     try:
-        verdict, index = ruleset.game_verdict((wins_a, wins_b, drawn), elimination=elimination)
+        verdict, index = ruleset.game_verdict(
+            (wins_a, wins_b, drawn), elimination=elimination, options=options
+        )
     except (TypeError, ValueError) as live:
         try:  # an official record the live rules refuse: kept as recorded (docstring)
             found = validate_game_record(
@@ -506,13 +542,13 @@ def _check_games(
             )
         except ValueError:
             raise FileRefused(
-                gettext("%(where)s: impossible game record %(live)s (M-MATCH-1)")
+                gettext_storable("%(where)s: impossible game record %(live)s (M-MATCH-1)")
                 % {"where": where, "live": live}
             ) from None
         verdict, index = str(found.outcome.value), found.winner
         if (verdict, None if index is None else m.players[index]) == (m.outcome, m.winner):
             notes.append(
-                gettext(
+                gettext_storable(
                     "%(where)s: %(players)s: game record %(record)s kept as recorded, though"
                     " the live rules refuse it (%(live)s)"
                 )
@@ -525,6 +561,38 @@ def _check_games(
             )
     if (verdict, None if index is None else m.players[index]) != (m.outcome, m.winner):
         raise FileRefused(
-            gettext("%(where)s: %(games)s does not give this result (M-MATCH-1)")
+            gettext_storable("%(where)s: %(games)s does not give this result (M-MATCH-1)")
             % {"where": where, "games": list(m.games)}
         )
+
+
+#: How many matches without games the note names before "…".
+UNRECORDED_NAMED = 3
+
+
+def _unrecorded_games(data: EventData, ruleset: Ruleset) -> list[str]:
+    """The note on the decided head-to-head matches a ruleset that records games has
+    without their games (issue 24, item 6: public sources such as topdeck.gg publish
+    match results only): one sentence naming how many and the first few, or nothing.
+    Such a match is imported as recorded: its match points and OMW are exact, GW % and
+    OGW % count the games known (``standings.engine.mtg``)."""
+    if not ruleset.game_record:
+        return []
+    missing = [
+        m.where or f"round {rd.number}: {' vs '.join(m.players)}"
+        for rd in data.rounds
+        for m in rd.matches
+        if m.games is None and len(m.players) == 2 and m.outcome in ("win", "draw")
+    ]
+    if not missing:
+        return []
+    more = " …" if len(missing) > UNRECORDED_NAMED else ""
+    named = ", ".join(missing[:UNRECORDED_NAMED]) + more
+    return [
+        gettext_storable(
+            "match results without a game record: %(count)s (%(named)s); imported as "
+            "recorded: match points and OMW are exact, GW and OGW count only the games "
+            "recorded"
+        )
+        % {"count": len(missing), "named": named}
+    ]

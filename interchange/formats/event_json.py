@@ -1,4 +1,4 @@
-"""Event JSON, version 1 (INTERFACES.md): validation into ``EventData`` and writing back.
+"""Event JSON, version 1 (docs/interfaces.md): validation into ``EventData`` and writing back.
 
 Validation is complete before anything is written; every error names the field at fault
 (``rounds[2].matches[4].result``).
@@ -13,7 +13,7 @@ from typing import Any
 
 from rulesets import DEFAULT, RULESETS, clean_options, get_ruleset
 from rulesets import KNOWN_OPTIONS as KNOWN_OPTIONS  # re-exported: options a file may carry
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import DIVISIONS, PHASES, STRUCTURES, FileRefused, check_event_data, flag, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -50,7 +50,7 @@ def _typed(value: Any, where: str, kind: type | tuple[type, ...]) -> Any:
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
         names = " or ".join(k.__name__ for k in kinds)
         raise EventFileError(
-            gettext("%(where)s: expected %(names)s, got %(value)s")
+            gettext_storable("%(where)s: expected %(names)s, got %(value)s")
             % {"where": where, "names": names, "value": shown(value)}
         )
     return value
@@ -59,11 +59,11 @@ def _typed(value: Any, where: str, kind: type | tuple[type, ...]) -> Any:
 def _player(obj: Any, i: int) -> PlayerData:
     where = f"players[{i}]"
     if not isinstance(obj, dict):
-        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
+        raise EventFileError(gettext_storable("%(where)s: expected an object") % {"where": where})
     division = obj.get("division", "open")
     if division not in DIVISIONS:
         raise EventFileError(
-            gettext("%(where)s.division: %(division)s is not one of %(join)s")
+            gettext_storable("%(where)s.division: %(division)s is not one of %(join)s")
             % {"where": where, "division": shown(division), "join": ", ".join(DIVISIONS)}
         )
     return PlayerData(
@@ -87,14 +87,15 @@ def _outcome(result: Any, players: tuple[str, ...], where: str) -> tuple[str, st
         if result in ("bye", "loss"):
             return result, None
         raise EventFileError(
-            gettext("%(where)s.result: a one-player match is 'bye' or 'loss'") % {"where": where}
+            gettext_storable("%(where)s.result: a one-player match is 'bye' or 'loss'")
+            % {"where": where}
         )
     if result in ("draw", "double-loss"):
         return result, None
     if result in players:
         return "win", result
     raise EventFileError(
-        gettext(
+        gettext_storable(
             "%(where)s.result: %(result)s is neither a player of this match, 'draw', 'double-loss' nor null"
         )
         % {"where": where, "result": shown(result)}
@@ -103,27 +104,28 @@ def _outcome(result: Any, players: tuple[str, ...], where: str) -> tuple[str, st
 
 def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     if not isinstance(obj, dict):
-        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
+        raise EventFileError(gettext_storable("%(where)s: expected an object") % {"where": where})
     players = tuple(
         str(_typed(p, f"{where}.players", (str, int))) for p in _req(obj, "players", where, list)
     )
     if not 1 <= len(players) <= 5:
         raise EventFileError(
-            gettext("%(where)s.players: expected 1 to 5 player ids") % {"where": where}
+            gettext_storable("%(where)s.players: expected 1 to 5 player ids") % {"where": where}
         )
     if len(set(players)) != len(players):
         raise EventFileError(
-            gettext("%(where)s.players: a player cannot play themselves") % {"where": where}
+            gettext_storable("%(where)s.players: a player cannot play themselves")
+            % {"where": where}
         )
     for pid in players:
         if pid not in ids:
             raise EventFileError(
-                gettext("%(where)s.players: unknown player id %(pid)s")
+                gettext_storable("%(where)s.players: unknown player id %(pid)s")
                 % {"where": where, "pid": shown(pid)}
             )
         if pid in seen:
             raise EventFileError(
-                gettext("%(where)s.players: %(pid)r plays twice in this round")
+                gettext_storable("%(where)s.players: %(pid)r plays twice in this round")
                 % {"where": where, "pid": pid}
             )
         seen.add(pid)
@@ -131,7 +133,7 @@ def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     table = _opt(obj, "table", where, int, 0)
     if table < 0:
         raise EventFileError(
-            gettext("%(where)s.table: expected a table number, got %(table)s")
+            gettext_storable("%(where)s.table: expected a table number, got %(table)s")
             % {"where": where, "table": shown(table)}
         )
     games = _opt(obj, "games", where, list, None)
@@ -140,7 +142,7 @@ def _match(obj: Any, where: str, ids: set[str], seen: set[str]) -> MatchData:
     kind = _opt(obj, "kind", where, str, "")
     if kind and kind not in MATCH_KINDS:
         raise EventFileError(
-            gettext("%(where)s.kind: expected one of %(kinds)s, got %(kind)s")
+            gettext_storable("%(where)s.kind: expected one of %(kinds)s, got %(kind)s")
             % {"where": where, "kinds": ", ".join(MATCH_KINDS), "kind": shown(kind)}
         )
     # files written before ``kind`` mark the playoff by its explanation only
@@ -157,12 +159,13 @@ def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tupl
     conceded = obj.get("conceded", [])
     if not isinstance(conceded, list) or any(str(p) not in players for p in conceded):
         raise EventFileError(
-            gettext("%(where)s.conceded: expected a list of this match's players")
+            gettext_storable("%(where)s.conceded: expected a list of this match's players")
             % {"where": where}
         )
     if obj.get("result") in conceded:
         raise EventFileError(
-            gettext("%(where)s.conceded: the winner cannot have conceded") % {"where": where}
+            gettext_storable("%(where)s.conceded: the winner cannot have conceded")
+            % {"where": where}
         )
     return tuple(str(p) for p in conceded)
 
@@ -170,12 +173,12 @@ def _conceded(obj: dict[str, Any], players: tuple[str, ...], where: str) -> tupl
 def _round(obj: Any, i: int, ids: set[str]) -> RoundData:
     where = f"rounds[{i}]"
     if not isinstance(obj, dict):
-        raise EventFileError(gettext("%(where)s: expected an object") % {"where": where})
+        raise EventFileError(gettext_storable("%(where)s: expected an object") % {"where": where})
     number = _req(obj, "number", where, int)
     phase = obj.get("phase", "swiss")
     if phase not in PHASES:
         raise EventFileError(
-            gettext("%(where)s.phase: %(phase)s is not one of %(join)s")
+            gettext_storable("%(where)s.phase: %(phase)s is not one of %(join)s")
             % {"where": where, "phase": shown(phase), "join": ", ".join(PHASES)}
         )
     seen: set[str] = set()
@@ -196,7 +199,7 @@ def _divisions(
     ruleset: str,
     options: dict[str, Any],
 ) -> list[DivisionData]:
-    """The planned structure of every division the players use (INTERFACES.md
+    """The planned structure of every division the players use (docs/interfaces.md
     ``divisions``: ``code``, ``group`` — ``pod`` is the older spelling —, ``swiss_rounds``,
     ``day2_rounds``, ``top_cut``, ``flights``). A field or a division the file leaves out
     is inferred by :func:`infer_division`. Raises EventFileError naming the field."""
@@ -207,12 +210,12 @@ def _divisions(
         code = _req(d, "code", where, str)
         if code not in DIVISIONS:
             raise EventFileError(
-                gettext("%(where)s.code: %(code)s is not one of %(join)s")
+                gettext_storable("%(where)s.code: %(code)s is not one of %(join)s")
                 % {"where": where, "code": shown(code), "join": ", ".join(DIVISIONS)}
             )
         if code in given:
             raise EventFileError(
-                gettext("%(where)s.code: division %(code)r is given twice")
+                gettext_storable("%(where)s.code: division %(code)r is given twice")
                 % {"where": where, "code": code}
             )
         given[code] = (where, d)
@@ -264,7 +267,7 @@ def infer_division(
     options: dict[str, Any],
 ) -> Inferred:
     """A division's structure from its rounds when ``divisions`` does not say it
-    (INTERFACES.md): Day 2 from its ``swiss-day2`` rounds (P-D2-1), the cut from the first
+    (docs/interfaces.md): Day 2 from its ``swiss-day2`` rounds (P-D2-1), the cut from the first
     ``top-cut`` round holding its players, flights from its players' ``flight``, and what
     has not been played yet from the ruleset's round-count table (P-RT-1…7) for the
     attendance — the largest division of its pairing group (P-AGE-4) —, never fewer rounds
@@ -322,13 +325,13 @@ def infer_division(
 
 def _options(ruleset: str, options: Any) -> dict[str, Any]:
     """The ruleset options, checked against the specs in ``tournaments.rulesets``:
-    unknown options are an error, and a bad value is named (INTERFACES.md, R-7, R-8)."""
+    unknown options are an error, and a bad value is named (docs/interfaces.md, R-7, R-8)."""
     if not isinstance(options, dict):
-        raise EventFileError(gettext("options: expected an object"))
+        raise EventFileError(gettext_storable("options: expected an object"))
     try:
         return clean_options(ruleset, options)
     except ValueError as e:
-        raise EventFileError(gettext("options: %(e)s") % {"e": e}) from None
+        raise EventFileError(gettext_storable("options: %(e)s") % {"e": e}) from None
 
 
 def _date(value: Any) -> dt.date | None:
@@ -338,7 +341,7 @@ def _date(value: Any) -> dt.date | None:
         return dt.date.fromisoformat(_typed(value, "date", str))
     except ValueError:
         raise EventFileError(
-            gettext("date: %(value)s is not a date (YYYY-MM-DD)") % {"value": shown(value)}
+            gettext_storable("date: %(value)s is not a date (YYYY-MM-DD)") % {"value": shown(value)}
         ) from None
 
 
@@ -362,25 +365,25 @@ def parse_event_json(doc: Any) -> EventData:
 
 def _event(doc: Any) -> EventData:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise EventFileError(gettext("format: expected %(format)r") % {"format": FORMAT})
+        raise EventFileError(gettext_storable("format: expected %(format)r") % {"format": FORMAT})
     ruleset = doc.get("ruleset", DEFAULT)
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         known = ", ".join(RULESETS)
         raise EventFileError(
-            gettext("ruleset: unknown ruleset %(ruleset)s (known: %(known)s)")
+            gettext_storable("ruleset: unknown ruleset %(ruleset)s (known: %(known)s)")
             % {"ruleset": shown(ruleset), "known": known}
         )
     options = _options(ruleset, doc.get("options", {}))
     players = [_player(p, i) for i, p in enumerate(_req(doc, "players", "", list))]
     ids = {p.id for p in players}
     if len(ids) != len(players):
-        raise EventFileError(gettext("players: duplicate player id"))
+        raise EventFileError(gettext_storable("players: duplicate player id"))
     rounds = [_round(r, i, ids) for i, r in enumerate(_opt(doc, "rounds", "", list, []))]
     divisions = _divisions(doc, players, rounds, ruleset, options)
     structure = _opt(doc, "structure", "", str, "")
     if structure and structure not in STRUCTURES:
         raise EventFileError(
-            gettext("structure: %(structure)s is not one of %(join)s")
+            gettext_storable("structure: %(structure)s is not one of %(join)s")
             % {"structure": shown(structure), "join": ", ".join(STRUCTURES)}
         )
     return EventData(

@@ -1,4 +1,4 @@
-"""melee.gg tournament JSON (as stored in ``../shared/data/mtg``) as ``EventData``.
+"""melee.gg tournament JSON (as stored in ``tests/data/mtg``) as ``EventData``.
 
 The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, Formats},
 ``Rounds[]`` {RoundName, Matches[] {Player1, Player2, Result}} and the published
@@ -13,6 +13,10 @@ The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, 
   is kept as recorded with a note (``checks.check_event_data``); a 9-0 is refused.
 * Options reproduce melee.gg (R-7, R-8): ``mwp_floor`` 1/3, playoffs not in the
   tiebreakers, ``melee_ranking`` (rank by the unfloored game-win %).
+* A best-of-1 event (issue 24, item 3) is known by its games, as the file names no match
+  length: when no match records more than one game (1-0-0, 0-1-0, 0-0-1) the event gets
+  ``match_length`` ``best-of-1``, so a bye counts one game won, as melee.gg counts it
+  (:func:`match_length`).
 
 Malformed input raises :class:`MeleeError` naming the field (``Rounds[2].Matches[4].Result``).
 Pure Python: imports neither ``standings`` nor ``pairings``.
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import PLAYER_ID_LENGTH, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -59,11 +63,11 @@ class MeleeStanding:
 
 def _field(obj: Any, key: str, where: str, kind: type) -> Any:
     if not isinstance(obj, dict):
-        raise MeleeError(gettext("%(where)s: expected an object") % {"where": where})
+        raise MeleeError(gettext_storable("%(where)s: expected an object") % {"where": where})
     value = obj.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
         raise MeleeError(
-            gettext("%(where)s.%(key)s: expected %(name)s, got %(value)s")
+            gettext_storable("%(where)s.%(key)s: expected %(name)s, got %(value)s")
             % {"where": where, "key": key, "name": kind.__name__, "value": shown(value)}
         )
     return value
@@ -75,7 +79,7 @@ def _match(obj: Any, where: str) -> MatchData:
     found = _RESULT.match(_field(obj, "Result", where, str))
     if not found or p1 == BYE:
         raise MeleeError(
-            gettext("%(where)s: expected Player1 and a Result 'W-L-D', got %(obj)s")
+            gettext_storable("%(where)s: expected Player1 and a Result 'W-L-D', got %(obj)s")
             % {"where": where, "obj": shown(obj)}
         )
     wins, losses, draws = (int(x) for x in found.groups())
@@ -83,7 +87,8 @@ def _match(obj: Any, where: str) -> MatchData:
         return MatchData(None, (p1,), "bye", None, where=where)
     if p1 == p2:
         raise MeleeError(
-            gettext("%(where)s: %(p1)r cannot play themselves") % {"where": where, "p1": p1}
+            gettext_storable("%(where)s: %(p1)r cannot play themselves")
+            % {"where": where, "p1": p1}
         )
     games = [wins, losses, draws]
     if wins == losses:
@@ -100,7 +105,7 @@ def _rounds(doc: Any) -> list[RoundData]:
         phase = "swiss" if _SWISS_NAME.match(name) else "top-cut"
         if phase == "swiss" and rounds and rounds[-1].phase != "swiss":
             raise MeleeError(
-                gettext("%(where)s.RoundName: Swiss round %(name)r after the playoffs")
+                gettext_storable("%(where)s.RoundName: Swiss round %(name)r after the playoffs")
                 % {"where": where, "name": name}
             )
         matches = _field(r, "Matches", where, list)
@@ -108,7 +113,7 @@ def _rounds(doc: Any) -> list[RoundData]:
         seen = [p for m in found for p in m.players]
         if len(seen) != len(set(seen)):
             raise MeleeError(
-                gettext("%(where)s.Matches: a player plays twice in %(name)r")
+                gettext_storable("%(where)s.Matches: a player plays twice in %(name)r")
                 % {"where": where, "name": name}
             )
         rounds.append(RoundData(i + 1, phase, found, where=where))
@@ -170,7 +175,7 @@ FIELDS = {
 def _event_data(doc: Any) -> EventData:
     tournament = doc.get("Tournament", {}) if isinstance(doc, dict) else {}
     if not isinstance(tournament, dict):
-        raise MeleeError(gettext("Tournament: expected an object"))
+        raise MeleeError(gettext_storable("Tournament: expected an object"))
     rounds = _rounds(doc)
     players = _players(doc, rounds)
     swiss = sum(r.phase == "swiss" for r in rounds)
@@ -183,11 +188,22 @@ def _event_data(doc: Any) -> EventData:
         divisions=[DivisionData("open", "open", swiss, top_cut)],
         rounds=rounds,
         structure="swiss-top-cut" if top_cut else "swiss",
-        options=dict(MELEE_OPTIONS),
+        options=dict(MELEE_OPTIONS) | match_length(rounds),
         source={"melee": {"uri": tournament.get("Uri", ""), "formats": tournament.get("Formats")}},
         date=_date(tournament.get("Date")),
         fields=dict(FIELDS),
     )
+
+
+def match_length(rounds: list[RoundData]) -> dict[str, str]:
+    """``{"match_length": "best-of-1"}`` when the event was played best-of-1, else ``{}``
+    (best-of-3, the default): every match but the byes records at most one game, and one
+    match at least (issue 24, item 3; a melee.gg file names no match length). A best-of-3
+    event always has some match of two games or more (2-0, 2-1, 1-1)."""
+    played = [sum(m.games) for r in rounds for m in r.matches if m.games is not None]
+    if played and max(played) == 1:
+        return {"match_length": "best-of-1"}
+    return {}
 
 
 def _date(value: Any) -> dt.date | None:
@@ -197,7 +213,7 @@ def _date(value: Any) -> dt.date | None:
         return dt.date.fromisoformat(str(value)[:10])
     except ValueError:
         raise MeleeError(
-            gettext("Tournament.Date: %(value)s is not a date") % {"value": shown(value)}
+            gettext_storable("Tournament.Date: %(value)s is not a date") % {"value": shown(value)}
         ) from None
 
 
@@ -221,7 +237,7 @@ def _decimal(obj: dict[str, Any], key: str, where: str) -> Decimal:
     value = obj.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise MeleeError(
-            gettext("%(where)s.%(key)s: expected a number, got %(value)r")
+            gettext_storable("%(where)s.%(key)s: expected a number, got %(value)r")
             % {"where": where, "key": key, "value": value}
         )
     return Decimal(str(value))

@@ -11,7 +11,7 @@ official software writes, is refused instead, naming the field:
   object holds the same key twice, or when it is not UTF-8, not JSON, nested too deeply
   or holds a number too long to read.
 
-No models: Django only for translated messages (``tournaments.messages``).
+No models: Django only for translated messages (``tournaments.stored_text``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any
 
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import FileRefused, shown
 
@@ -88,18 +88,22 @@ def decode_json(content: bytes | str) -> Any:
         doc = json.loads(content, object_pairs_hook=duplicates.hook)
     except json.JSONDecodeError as e:
         raise FileRefused(
-            gettext("not JSON (line %(lineno)s, column %(colno)s): %(msg)s")
+            gettext_storable("not JSON (line %(lineno)s, column %(colno)s): %(msg)s")
             % {"lineno": e.lineno, "colno": e.colno, "msg": e.msg}
         ) from None
     except UnicodeDecodeError as e:
-        raise FileRefused(gettext("not UTF-8 text (byte %(start)s)") % {"start": e.start}) from None
+        raise FileRefused(
+            gettext_storable("not UTF-8 text (byte %(start)s)") % {"start": e.start}
+        ) from None
     except RecursionError:
-        raise FileRefused(gettext("not JSON we can read: nested too deeply")) from None
+        raise FileRefused(gettext_storable("not JSON we can read: nested too deeply")) from None
     except ValueError as e:  # an integer of thousands of digits
-        raise FileRefused(gettext("not JSON we can read: %(e)s") % {"e": e}) from None
+        raise FileRefused(gettext_storable("not JSON we can read: %(e)s") % {"e": e}) from None
     if duplicates.found:
         raise FileRefused(
-            gettext("%(where)s: given twice in the same object; which one counts is unclear")
+            gettext_storable(
+                "%(where)s: given twice in the same object; which one counts is unclear"
+            )
             % {"where": _first_duplicate(doc, duplicates.found)}
         )
     return doc

@@ -22,7 +22,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
 from tournaments.ages import division_for, season_end_year
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import INTEGER, MAX_PLAYERS, MAX_ROUNDS, FileRefused, shown
 from .plain import plain_int
@@ -232,12 +232,12 @@ def _int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int:
         number = plain_int(value)
     except ValueError:
         raise TdfError(
-            gettext("%(where)s: expected an integer, got %(value)s")
+            gettext_storable("%(where)s: expected an integer, got %(value)s")
             % {"where": where, "value": shown(value)}
         ) from None
     if not low <= number <= high:
         raise TdfError(
-            gettext("%(where)s: %(number)s is out of range (%(low)s to %(high)s)")
+            gettext_storable("%(where)s: %(number)s is out of range (%(low)s to %(high)s)")
             % {"where": where, "number": shown(number), "low": low, "high": high}
         )
     return number
@@ -251,7 +251,7 @@ def _bool(value: str, where: str) -> bool:
     low = value.strip().lower()
     if low not in ("true", "false"):
         raise TdfError(
-            gettext("%(where)s: expected true or false, got %(value)r")
+            gettext_storable("%(where)s: expected true or false, got %(value)r")
             % {"where": where, "value": value}
         )
     return low == "true"
@@ -261,7 +261,8 @@ def _attr(elem: Element, name: str, where: str) -> str:
     value = elem.get(name)
     if value is None or value.strip() == "":
         raise TdfError(
-            gettext("%(where)s: missing attribute %(name)r") % {"where": where, "name": name}
+            gettext_storable("%(where)s: missing attribute %(name)r")
+            % {"where": where, "name": name}
         )
     return value.strip()
 
@@ -279,7 +280,7 @@ def _date(value: str, where: str) -> date | None:
         return datetime.strptime(value, "%m/%d/%Y").date()
     except ValueError:
         raise TdfError(
-            gettext("%(where)s: expected MM/DD/YYYY, got %(value)r")
+            gettext_storable("%(where)s: expected MM/DD/YYYY, got %(value)r")
             % {"where": where, "value": value}
         ) from None
 
@@ -293,7 +294,7 @@ _DATA_KNOWN |= {"finalsroundtime", "organizer"}
 def _event(root: Element) -> TdfEvent:
     data = root.find("data")
     if data is None:
-        raise TdfError(gettext("<tournament>: missing <data>"))
+        raise TdfError(gettext_storable("<tournament>: missing <data>"))
     org = data.find("organizer")
     return TdfEvent(
         **{tag: _text(data, tag) for tag in ("name", "id", "city", "state", "country")},
@@ -340,25 +341,28 @@ def _match(elem: Element, where: str, known_ids: set[str]) -> TdfMatch:
     code = _int(_attr(elem, "outcome", where), f"{where} outcome")
     if code not in OUTCOME_CODES:
         raise TdfError(
-            gettext("%(where)s: unknown outcome code %(code)s") % {"where": where, "code": code}
+            gettext_storable("%(where)s: unknown outcome code %(code)s")
+            % {"where": where, "code": code}
         )
     tags = ("player",) if elem.find("player") is not None else ("player1", "player2")
     players: list[str] = []
     for tag in tags:
         child = elem.find(tag)
         if child is None:
-            raise TdfError(gettext("%(where)s: missing <%(tag)s>") % {"where": where, "tag": tag})
+            raise TdfError(
+                gettext_storable("%(where)s: missing <%(tag)s>") % {"where": where, "tag": tag}
+            )
         userid = _attr(child, "userid", f"{where}<{tag}>")
         if userid not in known_ids:
             raise TdfError(
-                gettext("%(where)s<%(tag)s>: userid %(userid)r is not in <players>")
+                gettext_storable("%(where)s<%(tag)s>: userid %(userid)r is not in <players>")
                 % {"where": where, "tag": tag, "userid": userid}
             )
         players.append(userid)
     expected = (_ONE_PLAYER if len(players) == 1 else _TWO_PLAYERS) | {0}
     if code not in expected:
         raise TdfError(
-            gettext("%(where)s: outcome %(code)s needs %(value)s player(s)")
+            gettext_storable("%(where)s: outcome %(code)s needs %(value)s player(s)")
             % {"where": where, "code": code, "value": 3 - len(players)}
         )
     result, winner_index = OUTCOME_CODES[code]
@@ -390,7 +394,7 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
     if category not in CATEGORY_DIVISIONS:
         known = ", ".join(map(str, CATEGORY_DIVISIONS))
         raise TdfError(
-            gettext("%(where)s: unknown category %(category)s (known: %(known)s)")
+            gettext_storable("%(where)s: unknown category %(category)s (known: %(known)s)")
             % {"where": where, "category": category, "known": known}
         )
     ids: list[str] = []
@@ -398,7 +402,7 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
         userid = _attr(p, "userid", f"{where}<subgroups> player #{i}")
         if userid not in known_ids:
             raise TdfError(
-                gettext("%(where)s<subgroups>: userid %(userid)r is not in <players>")
+                gettext_storable("%(where)s<subgroups>: userid %(userid)r is not in <players>")
                 % {"where": where, "userid": userid}
             )
         ids.append(userid)
@@ -407,7 +411,9 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
     for r in rounds:
         if r.number in numbers:
             raise TdfError(
-                gettext("%(where)s<round number=%(number)s>: round %(number)s is given twice")
+                gettext_storable(
+                    "%(where)s<round number=%(number)s>: round %(number)s is given twice"
+                )
                 % {"where": where, "number": r.number}
             )
         numbers.add(r.number)
@@ -415,7 +421,7 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
         if missing not in numbers:
             after = min(n for n in numbers if n > missing)
             raise TdfError(
-                gettext(
+                gettext_storable(
                     "%(where)s<round number=%(number)s>: round %(missing)s is missing;"
                     " rounds run 1, 2, 3 … without a gap"
                 )
@@ -450,7 +456,7 @@ def _standings(root: Element, known_ids: set[str]) -> tuple[TdfStanding, ...]:
             pid = _attr(p, "id", f"{where}<player>")
             if pid not in known_ids:
                 raise TdfError(
-                    gettext("%(where)s<player>: id %(pid)r is not in <players>")
+                    gettext_storable("%(where)s<player>: id %(pid)r is not in <players>")
                     % {"where": where, "pid": pid}
                 )
             place = _int(_attr(p, "place", f"{where}<player id={pid}>"), f"{where} place")
@@ -490,19 +496,19 @@ def parse_tdf(text: str | bytes) -> TdfTournament:
     try:
         root = fromstring(text)
     except ParseError as exc:
-        raise TdfError(gettext("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
+        raise TdfError(gettext_storable("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused (billion laughs)
-        raise TdfError(gettext("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
+        raise TdfError(gettext_storable("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
     except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
-        raise TdfError(gettext("not XML we can read: %(exc)s") % {"exc": exc}) from exc
+        raise TdfError(gettext_storable("not XML we can read: %(exc)s") % {"exc": exc}) from exc
     if root.tag != "tournament":
         raise TdfError(
-            gettext("root element is <%(tag)s>, expected <tournament>") % {"tag": root.tag}
+            gettext_storable("root element is <%(tag)s>, expected <tournament>") % {"tag": root.tag}
         )
     players = tuple(_player(p) for p in root.iterfind("players/player"))
     known_ids = {p.userid for p in players}
     if len(known_ids) != len(players):
-        raise TdfError(gettext("<players>: duplicate userid"))
+        raise TdfError(gettext_storable("<players>: duplicate userid"))
     return TdfTournament(
         event=_event(root),
         players=players,

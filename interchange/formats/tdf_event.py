@@ -31,7 +31,7 @@ from typing import Any
 from rulesets import get_ruleset
 from standings.engine.day2 import day2_cut
 from tournaments.ages import division_for, season_end_year
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import FileRefused, check_event_data, check_sizes
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -71,7 +71,9 @@ def _divisions_of_players(t: TdfTournament) -> dict[str, str]:
             division = division_for(p.birth_year, season)
         if division is None:
             raise TdfError(
-                gettext("<player userid=%(userid)r>: no birthdate to place them in a division")
+                gettext_storable(
+                    "<player userid=%(userid)r>: no birthdate to place them in a division"
+                )
                 % {"userid": p.userid}
             )
         out[p.userid] = division
@@ -100,7 +102,7 @@ def _is_day2_start(
         pid
         for m in prev.matches
         for pid in m.players
-        if dropped.get(pid) is None or dropped[pid] > prev.number
+        if (out := dropped.get(pid)) is None or out > prev.number
     }
     if not seated < active:
         return False
@@ -168,7 +170,9 @@ def planned_day1_rounds(
         extra = plain_int(_raw_value(pod.poddata, "additionalrounds", "0") or "0")
     except ValueError:
         raise TdfError(
-            gettext("<pod category=%(category)s><poddata><additionalrounds>: not a whole number")
+            gettext_storable(
+                "<pod category=%(category)s><poddata><additionalrounds>: not a whole number"
+            )
             % {"category": pod.category}
         ) from None
     return max(held, rec.rounds - int(less) + extra)

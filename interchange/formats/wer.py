@@ -32,7 +32,7 @@ from xml.etree.ElementTree import Element, ParseError
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring
 
-from tournaments.messages import gettext
+from tournaments.stored_text import gettext_storable
 
 from .checks import INTEGER, MAX_ROUNDS, SMALLINT, FileRefused, check_event_data, shown
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
@@ -51,13 +51,15 @@ def _root(text: str | bytes) -> Element:
     try:
         root = fromstring(text)
     except ParseError as exc:
-        raise WerError(gettext("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
+        raise WerError(gettext_storable("not well-formed XML: %(exc)s") % {"exc": exc}) from exc
     except DefusedXmlException as exc:  # DTDs and entities are refused
-        raise WerError(gettext("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
+        raise WerError(gettext_storable("forbidden XML construct: %(exc)r") % {"exc": exc}) from exc
     except (LookupError, ValueError) as exc:  # an encoding Python does not know or read
-        raise WerError(gettext("not XML we can read: %(exc)s") % {"exc": exc}) from exc
+        raise WerError(gettext_storable("not XML we can read: %(exc)s") % {"exc": exc}) from exc
     if root.tag != "event":
-        raise WerError(gettext("root element is <%(tag)s>, expected <event>") % {"tag": root.tag})
+        raise WerError(
+            gettext_storable("root element is <%(tag)s>, expected <event>") % {"tag": root.tag}
+        )
     return root
 
 
@@ -65,7 +67,8 @@ def _attr(elem: Element, name: str, where: str) -> str:
     value = (elem.get(name) or "").strip()
     if not value:
         raise WerError(
-            gettext("%(where)s: missing attribute %(name)r") % {"where": where, "name": name}
+            gettext_storable("%(where)s: missing attribute %(name)r")
+            % {"where": where, "name": name}
         )
     return value
 
@@ -78,17 +81,19 @@ def _int(
         value = plain_int(raw or "")  # ASCII digits only (issue 21, item 4)
     except ValueError:
         raise WerError(
-            gettext("%(where)s: attribute %(name)r must be a whole number, got %(raw)s")
+            gettext_storable("%(where)s: attribute %(name)r must be a whole number, got %(raw)s")
             % {"where": where, "name": name, "raw": shown(raw)}
         ) from None
     if value < 0:
         raise WerError(
-            gettext("%(where)s: attribute %(name)r cannot be negative, got %(value)s")
+            gettext_storable("%(where)s: attribute %(name)r cannot be negative, got %(value)s")
             % {"where": where, "name": name, "value": value}
         )
     if value > high:
         raise WerError(
-            gettext("%(where)s: attribute %(name)r is out of range (0 to %(high)s), got %(value)s")
+            gettext_storable(
+                "%(where)s: attribute %(name)r is out of range (0 to %(high)s), got %(value)s"
+            )
             % {"where": where, "name": name, "high": high, "value": value}
         )
     return value
@@ -100,10 +105,12 @@ def _persons(root: Element) -> dict[str, str]:
     for i, p in enumerate(root.iterfind("participation/person"), start=1):
         pid = _attr(p, "id", f"<participation><person> #{i}")
         if pid in persons:
-            raise WerError(gettext("<person id=%(pid)r>: duplicate person id") % {"pid": pid})
+            raise WerError(
+                gettext_storable("<person id=%(pid)r>: duplicate person id") % {"pid": pid}
+            )
         persons[pid] = " ".join(x for x in (p.get("first", ""), p.get("last", "")) if x.strip())
     if not persons:
-        raise WerError(gettext("<participation>: no <person>"))
+        raise WerError(gettext_storable("<participation>: no <person>"))
     return persons
 
 
@@ -115,19 +122,19 @@ def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
         return MatchData(None, (person,), "bye", where=where)
     if outcome not in (OUTCOME_WON, OUTCOME_DRAW):
         raise WerError(
-            gettext("%(where)s: unknown outcome %(outcome)r (1 won, 2 draw, 3 bye)")
+            gettext_storable("%(where)s: unknown outcome %(outcome)r (1 won, 2 draw, 3 bye)")
             % {"where": where, "outcome": outcome}
         )
     opponent = _known(_attr(elem, "opponent", where), where, persons)
     if opponent == person:
         raise WerError(
-            gettext("%(where)s: person %(person)r cannot play themselves")
+            gettext_storable("%(where)s: person %(person)r cannot play themselves")
             % {"where": where, "person": person}
         )
     won = outcome == OUTCOME_WON
     if (games[0] > games[1]) != won or (games[0] == games[1]) == won:
         raise WerError(
-            gettext(
+            gettext_storable(
                 "%(where)s: outcome %(outcome)s does not fit the games %(games)s-%(games2)s-%(games3)s"
             )
             % {
@@ -146,7 +153,7 @@ def _match(elem: Element, where: str, persons: dict[str, str]) -> MatchData:
 def _known(pid: str, where: str, persons: dict[str, str]) -> str:
     if pid not in persons:
         raise WerError(
-            gettext("%(where)s: person %(pid)r is not in <participation>")
+            gettext_storable("%(where)s: person %(pid)r is not in <participation>")
             % {"where": where, "pid": pid}
         )
     return pid
@@ -159,18 +166,20 @@ def _rounds(root: Element, persons: dict[str, str]) -> list[RoundData]:
         number = _int(r, "number", "<matches><round>", high=MAX_ROUNDS)
         where = f"<round number={number}>"
         if number == 0:
-            raise WerError(gettext("%(where)s: round numbers start at 1") % {"where": where})
+            raise WerError(
+                gettext_storable("%(where)s: round numbers start at 1") % {"where": where}
+            )
         found = enumerate(r.iterfind("match"), start=1)
         matches = tuple(_match(m, f"{where}<match #{i}>", persons) for i, m in found)
         seen = [p for m in matches for p in m.players]
         if len(seen) != len(set(seen)):
             raise WerError(
-                gettext("%(where)s: a person plays twice in the round") % {"where": where}
+                gettext_storable("%(where)s: a person plays twice in the round") % {"where": where}
             )
         phase = "top-cut" if 0 < playoff_start <= number else "swiss"
         rounds.append(RoundData(number, phase, matches, where=where))
     if len({r.number for r in rounds}) != len(rounds):
-        raise WerError(gettext("<matches>: two rounds share the same number"))
+        raise WerError(gettext_storable("<matches>: two rounds share the same number"))
     return sorted(rounds, key=lambda r: r.number)
 
 
@@ -269,7 +278,7 @@ def _date(value: str) -> dt.date | None:
         return dt.date.fromisoformat(value.strip()[:10]) if value.strip() else None
     except ValueError:
         raise WerError(
-            gettext("<event>: startdate %(value)r is not a date") % {"value": value}
+            gettext_storable("<event>: startdate %(value)r is not a date") % {"value": value}
         ) from None
 
 
@@ -289,11 +298,15 @@ def wer_official_order(text: str | bytes) -> list[str]:
         None,
     )
     if role is None:
-        raise WerError(gettext('<participation>: no <role cd="PL" type="PA"> (the final order)'))
+        raise WerError(
+            gettext_storable('<participation>: no <role cd="PL" type="PA"> (the final order)')
+        )
     refs = [
         (_int(ref, "seq", '<role cd="PL"><ref>'), _attr(ref, "person", '<role cd="PL"><ref>'))
         for ref in role.iterfind("ref")
     ]
     if len({s for s, _ in refs}) != len(refs) or len({p for _, p in refs}) != len(refs):
-        raise WerError(gettext('<role cd="PL" type="PA">: two <ref> share a seq or a person'))
+        raise WerError(
+            gettext_storable('<role cd="PL" type="PA">: two <ref> share a seq or a person')
+        )
     return [person for _, person in sorted(refs)]

@@ -1,19 +1,19 @@
 """An event's archive: everything it holds, to restore it identically (issue 21, item 6).
 
-The event JSON of ``export_event`` is the portable file (INTERFACES.md): players, rounds
+The event JSON of ``export_event`` is the portable file (docs/interfaces.md): players, rounds
 and results, which any Matchslip continues. It is not a backup: it has no audit trail,
 penalties, staff, self-reports, private links (every printed QR code would stop working)
 or slug. ``export_event --archive`` writes :func:`event_archive`, and ``import_event``
 restores such a file with :func:`archive_restore`.
 
-**Format** ``matchslip.archive.v1`` (a JSON object; README "Event archives"): ``format``,
-``written_at``, ``slug``, ``users`` (every username the rows name) and one list per table
-(:data:`SECTIONS`), each row a dict of the model's columns by attribute name
-(``registration_id``): its ``id`` as it was, a reference to another archived row as that
-row's ``id``, a user as its username (or null), times as ISO 8601, JSON columns as
-stored; a pairing group also lists its ``divisions`` (ids). A column the archive does not
-have takes its default (an archive written before the column was added); a column the
-database does not have is refused.
+**Format** ``matchslip.archive.v1`` (a JSON object; docs/file-formats.md, "Event
+archives"): ``format``, ``written_at``, ``slug``, ``users`` (every username the rows name)
+and one list per table (:data:`SECTIONS`), each row a dict of the model's columns by
+attribute name (``registration_id``): its ``id`` as it was, a reference to another
+archived row as that row's ``id``, a user as its username (or null), times as ISO 8601,
+JSON columns as stored; a pairing group also lists its ``divisions`` (ids). A column the
+archive does not have takes its default (an archive written before the column was added);
+a column the database does not have is refused.
 
 **What is archived** — every table with rows of the event: the event (slug, options,
 notes, planner, check-in, listing, import notes), its divisions, the players and their
@@ -22,7 +22,7 @@ their divisions and parents, cut seeds, rounds (status, seeds, the pairing notes
 clock state: paused, paused and added seconds), matches (results, games, versions,
 reporter, time extensions), seats, self-reports, staff (by username), staff invites (only
 their token hashes are stored, so an unused invite link works again), the audit trail,
-penalty notes and every standings snapshot.
+penalty notes, judge calls (issue 23) and every standings snapshot.
 
 **Deliberately left out** (:data:`LEFT_OUT`): background runs (Celery leases of pairing
 and standings jobs: a restored event has none running), live-page version counters (they
@@ -39,16 +39,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, models, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from standings.models import StandingsSnapshot
 from tournaments.errors import InvalidInput
-from tournaments.messages import gettext
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 from tournaments.models import (
     AuditEvent,
     BackgroundRun,
@@ -57,6 +59,7 @@ from tournaments.models import (
     Event,
     EventStaff,
     ImportJob,
+    JudgeCall,
     LiveVersion,
     Match,
     MatchSeat,
@@ -68,9 +71,9 @@ from tournaments.models import (
     SelfReport,
     StaffInvite,
 )
+from tournaments.stored_text import gettext_storable
 
 ARCHIVE_FORMAT = "matchslip.archive.v1"
-_snapshots: type[Model] = apps.get_model("standings", "StandingsSnapshot")
 
 #: (section, model, the event's rows), in the order they are restored (a row after
 #: every row it refers to; a pairing group's parent is set once all groups exist).
@@ -89,9 +92,8 @@ SECTIONS: tuple[tuple[str, type[Model], Callable[[Event], QuerySet]], ...] = (
     ("staff_invites", StaffInvite, lambda e: StaffInvite.objects.filter(event=e)),
     ("audit", AuditEvent, lambda e: AuditEvent.objects.filter(event=e)),
     ("penalties", PenaltyNote, lambda e: PenaltyNote.objects.filter(event=e)),
-    # The standings app's snapshots: named through the app registry, since tournaments
-    # never imports standings (tests/test_layout.py; standings depends on tournaments).
-    ("standings", _snapshots, lambda e: _snapshots.objects.filter(event=e)),
+    ("judge_calls", JudgeCall, lambda e: JudgeCall.objects.filter(event=e)),  # issue 23
+    ("standings", StandingsSnapshot, lambda e: StandingsSnapshot.objects.filter(event=e)),
 )
 
 #: Models with rows of an event that an archive leaves out, and why (module docstring).
@@ -106,6 +108,7 @@ AUDIT_OBJECTS: dict[str, type[Model]] = {
     **{model.__name__.lower(): model for _, model, _ in SECTIONS},
     "staff": EventStaff,
     "penalty": PenaltyNote,
+    "judge_call": JudgeCall,
     "invite": StaffInvite,
 }
 
@@ -117,8 +120,18 @@ class ArchiveRefused(InvalidInput):
 # --- writing -----------------------------------------------------------------------------
 
 
-def _user_model() -> type[Model]:
+def _user_model() -> type[User]:
+    """The user model (``AUTH_USER_MODEL``: Django's ``User`` here, ``tournaments.actors``);
+    the archive names users by its ``USERNAME_FIELD``."""
     return get_user_model()
+
+
+def _related(f: models.Field[Any, Any]) -> type[Model]:
+    """The model relation ``f`` points at (Django has resolved a ``"self"`` by now)."""
+    model = f.related_model
+    if not isinstance(model, type):
+        raise TypeError(f"{f} does not point at a model")
+    return model
 
 
 def _plain(value: Any) -> Any:
@@ -145,7 +158,7 @@ def event_archive(event: Event) -> dict[str, Any]:
     """Everything ``event`` holds, as a ``matchslip.archive.v1`` document (a dict ready
     for ``json.dump``; module docstring). Reads only; raises nothing for a saved event."""
     User = _user_model()
-    usernames = dict(User.objects.values_list("pk", User.USERNAME_FIELD))
+    usernames = dict(User._default_manager.values_list("pk", User.USERNAME_FIELD))
     users: set[str] = set()
     doc: dict[str, Any] = {
         "format": ARCHIVE_FORMAT,
@@ -167,13 +180,15 @@ def _refuse(message: Any) -> ArchiveRefused:
 
 def _check_shape(doc: Any) -> None:
     if not isinstance(doc, dict) or doc.get("format") != ARCHIVE_FORMAT:
-        raise _refuse(gettext("format: expected %(format)r") % {"format": ARCHIVE_FORMAT})
+        raise _refuse(gettext_storable("format: expected %(format)r") % {"format": ARCHIVE_FORMAT})
     for section, _, _ in SECTIONS:
         rows = doc.get(section, [])
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise _refuse(gettext("%(section)s: expected a list of objects") % {"section": section})
+            raise _refuse(
+                gettext_storable("%(section)s: expected a list of objects") % {"section": section}
+            )
     if len(doc.get("event", [])) != 1:
-        raise _refuse(gettext("event: expected exactly one event"))
+        raise _refuse(gettext_storable("event: expected exactly one event"))
 
 
 def _check_free(doc: dict[str, Any]) -> None:
@@ -182,7 +197,7 @@ def _check_free(doc: dict[str, Any]) -> None:
     slug = doc["event"][0].get("slug")
     if isinstance(slug, str) and (clash := Event.objects.filter(slug=slug).first()):
         raise _refuse(
-            gettext(
+            gettext_storable(
                 "slug: an event with the address %(slug)r is already here (%(name)s);"
                 " delete it first or restore into another database"
             )
@@ -191,7 +206,9 @@ def _check_free(doc: dict[str, Any]) -> None:
     tokens = [r.get("report_token") for r in doc.get("registrations", [])]
     if taken := Registration.objects.filter(report_token__in=[t for t in tokens if t]).first():
         raise _refuse(
-            gettext("registrations: a player's private link is already used by the event %(slug)r")
+            gettext_storable(
+                "registrations: a player's private link is already used by the event %(slug)r"
+            )
             % {"slug": taken.event.slug}
         )
 
@@ -202,15 +219,15 @@ def _users(doc: dict[str, Any], create_users: bool) -> dict[str, Any]:
     User = _user_model()
     names = doc.get("users", [])
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise _refuse(gettext("users: expected a list of usernames"))
+        raise _refuse(gettext_storable("users: expected a list of usernames"))
     found = {
         getattr(u, User.USERNAME_FIELD): u
-        for u in User.objects.filter(**{f"{User.USERNAME_FIELD}__in": names})
+        for u in User._default_manager.filter(**{f"{User.USERNAME_FIELD}__in": names})
     }
     missing = sorted(set(names) - set(found))
     if missing and not create_users:
         raise _refuse(
-            gettext(
+            gettext_storable(
                 "users: no account named %(names)s here; create them first or restore with"
                 " --create-users"
             )
@@ -236,15 +253,15 @@ def _value(
     if f.is_relation and f.related_model is _user_model():
         if value not in users:
             raise _refuse(
-                gettext("%(where)s: user %(value)r is not in users")
+                gettext_storable("%(where)s: user %(value)r is not in users")
                 % {"where": where, "value": value}
             )
         return users[value].pk
     if f.is_relation:
-        target = ids.get(f.related_model, {})
+        target = ids.get(_related(f), {})
         if value not in target:
             raise _refuse(
-                gettext("%(where)s: %(value)r is not a row of the archive")
+                gettext_storable("%(where)s: %(value)r is not a row of the archive")
                 % {"where": where, "value": value}
             )
         return target[value]
@@ -254,7 +271,8 @@ def _value(
         return f.to_python(value)
     except Exception as e:  # ValidationError, TypeError: a value the column cannot hold
         raise _refuse(
-            gettext("%(where)s: %(value)r cannot be read") % {"where": where, "value": value}
+            gettext_storable("%(where)s: %(value)r cannot be read")
+            % {"where": where, "value": value}
         ) from e
 
 
@@ -274,7 +292,7 @@ def _restore_section(
         unknown = sorted(set(row) - set(fields) - set(m2m) - {pk})
         if unknown:
             raise _refuse(
-                gettext("%(where)s: unknown fields %(fields)s")
+                gettext_storable("%(where)s: unknown fields %(fields)s")
                 % {"where": where, "fields": ", ".join(unknown)}
             )
         values = {}
@@ -287,7 +305,7 @@ def _restore_section(
             values[name] = _value(f, row[name], f"{where}.{name}", ids, users)
         objs.append(model(**values))
         links.append({name: row.get(name, []) for name in m2m})
-    model.objects.bulk_create(objs)
+    model._default_manager.bulk_create(objs)
     stamped = [
         f.attname
         for f in fields.values()
@@ -298,18 +316,18 @@ def _restore_section(
             if name in row:
                 setattr(obj, name, _value(fields[name], row[name], section, ids, users))
     if stamped and objs:
-        model.objects.bulk_update(objs, stamped)
+        model._default_manager.bulk_update(objs, stamped)
     ids[model] = {row.get(pk): obj.pk for row, obj in zip(rows, objs, strict=True)}
     for i, name, value, where in later:
         setattr(objs[i], name, _value(fields[name], value, where, ids, users))
     if later:
-        model.objects.bulk_update(objs, sorted({name for _, name, _, _ in later}))
+        model._default_manager.bulk_update(objs, sorted({name for _, name, _, _ in later}))
     for obj, wanted, i in zip(objs, links, range(len(objs)), strict=True):
         for name, values in wanted.items():
-            target = ids.get(m2m[name].related_model, {})
+            target = ids.get(_related(m2m[name]), {})
             if not isinstance(values, list) or any(v not in target for v in values):
                 raise _refuse(
-                    gettext("%(where)s: %(value)r is not a row of the archive")
+                    gettext_storable("%(where)s: %(value)r is not a row of the archive")
                     % {"where": f"{section}[{i}].{name}", "value": values}
                 )
             getattr(obj, name).set([target[v] for v in values])
@@ -350,6 +368,7 @@ def archive_restore(doc: Any, *, create_users: bool = False) -> Event:
             _remap_audit(ids, event)
     except (IntegrityError, DatabaseError) as e:
         raise _refuse(
-            gettext("the archive does not fit the database: %(e)s") % {"e": str(e).splitlines()[0]}
+            gettext_storable("the archive does not fit the database: %(e)s")
+            % {"e": str(e).splitlines()[0]}
         ) from None
     return event

@@ -1,11 +1,11 @@
-"""Standings and pairings as CSV for spreadsheets (INTERFACES.md ``export_csv``; the
+"""Standings and pairings as CSV for spreadsheets (docs/interfaces.md ``export_csv``; the
 staff pages' "CSV" links): rows of text, written in UTF-8 with a byte-order mark so that
 spreadsheets read names with accents right.
 
 Players are named by their file id, as in TOM files: the Play! Pokémon ID (any
 organisation's player id) where it names them alone, else the registration's id in the
 event (``tournaments.identities.file_ids``). Columns are only ever added, at the end
-(INTERFACES.md).
+(docs/interfaces.md).
 """
 
 from __future__ import annotations

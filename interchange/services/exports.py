@@ -1,4 +1,4 @@
-"""Writing an event as event JSON v1 (INTERFACES.md): the portable file, not a backup.
+"""Writing an event as event JSON v1 (docs/interfaces.md): the portable file, not a backup.
 
 It holds players, rounds and results, which ``import_event`` continues under a new slug;
 the audit trail, penalties, staff, self-reports, private links and slug are not in it.
@@ -87,7 +87,7 @@ def _rounds(event: Event) -> list[dict[str, Any]]:
 
 def event_export(event: Event) -> dict[str, Any]:
     """The event as an event JSON v1 document (a dict ready for ``json.dump``): the
-    portable file at any round, which ``import_event`` continues (INTERFACES.md) — not a
+    portable file at any round, which ``import_event`` continues (docs/interfaces.md) — not a
     backup (module docstring; ``services.archive.event_archive`` is). ``divisions``
     always holds each division's planned structure (``group``; ``pod``, its older
     spelling, for older readers; ``swiss_rounds`` of Day 1, ``day2_rounds``, ``top_cut``,
@@ -108,7 +108,6 @@ def event_export(event: Event) -> dict[str, Any]:
             {
                 "code": d.code,
                 "group": swiss_group(d).key,
-                "pod": swiss_group(d).key,
                 "swiss_rounds": d.rounds,
                 "day2_rounds": event.day2_rounds,
                 "top_cut": d.cut,

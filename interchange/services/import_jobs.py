@@ -1,5 +1,5 @@
 """Long imports as background work (issue 14): an uploaded event file becomes an
-``ImportJob`` row that a Celery worker imports (STYLE.md §4).
+``ImportJob`` row that a Celery worker imports (docs/style.md §4).
 
 :func:`import_job_create` stores the file and sends ``interchange.tasks.import_job_run``
 after commit; :func:`import_job_execute` reads the file, then runs the importer
@@ -38,16 +38,18 @@ from functools import partial
 from typing import Any
 
 from celery import current_app
+from django.core.exceptions import PermissionDenied
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from tournaments.actors import Actor, acting_user
 from tournaments.errors import InvalidInput, MatchslipError
-from tournaments.messages import deferred, gettext, stored
 from tournaments.models import EventStaff, ImportFormat, ImportJob, ImportJobStatus, StaffRole
 from tournaments.outages import BROKER_ERRORS, broker_outage
 from tournaments.services.runs import LAST_SIGN, lease_heartbeat, lease_lost, row_lease_lost
+from tournaments.stored_text import deferred, gettext_storable, stored
 
 from ..formats.checks import MAX_FILE_BYTES, FileRefused
 from ..formats.event_json import FORMAT as EVENT_JSON_FORMAT
@@ -66,7 +68,7 @@ TASK = "interchange.tasks.import_job_run"
 QUEUED, RUNNING = ImportJobStatus.QUEUED, ImportJobStatus.RUNNING
 DONE, FAILED = ImportJobStatus.DONE, ImportJobStatus.FAILED
 WRITE_EVERY = 0.5  # seconds between two progress writes of the same stage
-# Stages and errors are stored language-neutrally (``tournaments.messages``): fixed texts
+# Stages and errors are stored language-neutrally (``tournaments.stored_text``): fixed texts
 # as their English msgid, the others as stored messages; the job page translates them.
 WAITING = gettext_noop("Waiting for a worker")
 READING = gettext_noop("Reading the file")
@@ -83,7 +85,7 @@ def _json(content: bytes) -> Any:
     return decode_json(content)
 
 
-# One reader per format: the file's bytes to EventData, raising FileRefused (INTERFACES.md;
+# One reader per format: the file's bytes to EventData, raising FileRefused (docs/interfaces.md;
 # the same parsers as the import commands).
 READERS: dict[str, Callable[[bytes], EventData]] = {
     ImportFormat.TDF: lambda content: tdf_event_data(parse_tdf(content)),
@@ -119,24 +121,29 @@ def import_format_guess(filename: str, content: bytes) -> str | None:
 
 
 @transaction.atomic
-def import_job_create(*, filename: str, content: bytes, format: str, by: Any) -> ImportJob:
+def import_job_create(*, filename: str, content: bytes, format: str, by: Actor) -> ImportJob:
     """A queued job importing ``content`` (the uploaded bytes) as ``format`` for ``by``
     (a logged-in user, who becomes the new event's organiser); its task is sent after
     commit, so in eager mode the job is finished when this returns.
 
-    Raises InvalidInput for a file over ``MAX_FILE_BYTES`` or an unknown format; then no
-    job is made. The event's own audit row (``event.import``) is written by the import.
+    Raises InvalidInput for a file over ``MAX_FILE_BYTES`` or an unknown format, and
+    PermissionDenied when ``by`` is not a signed-in user (the upload page signs people in
+    first); then no job is made. The event's own audit row (``event.import``) is written by
+    the import.
     """
+    user = acting_user(by)
+    if user is None:
+        raise PermissionDenied("An event file is imported for a signed-in user.")
     if len(content) > MAX_FILE_BYTES:
         raise InvalidInput(file_too_large(len(content)))
     if format not in READERS:
-        raise InvalidInput(gettext("Unknown file format %(format)r.") % {"format": format})
+        raise InvalidInput(gettext_storable("Unknown file format %(format)r.") % {"format": format})
     job = ImportJob.objects.create(
         format=format,
         filename=filename[:255],
         size=len(content),
         content=content,
-        requested_by=by,
+        requested_by=user,
         stage=WAITING,
     )
     transaction.on_commit(partial(import_job_send, job.pk))
@@ -197,7 +204,7 @@ def _import(job: ImportJob, progress: JobProgress) -> None:
         data = READERS[job.format](bytes(job.content or b""))
     except TdfError as e:
         raise InvalidInput(
-            gettext("This is not a TOM file we can read: %(e)s") % {"e": e}
+            gettext_storable("This is not a TOM file we can read: %(e)s") % {"e": e}
         ) from None
     except FileRefused as e:
         raise InvalidInput(str(e)) from None
@@ -329,7 +336,7 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
     return done
 
 
-def import_job_retry(*, job: ImportJob, by: Any) -> ImportJob:
+def import_job_retry(*, job: ImportJob, by: Actor) -> ImportJob:
     """Queue a job failed because its worker stopped again (its file was kept), or a
     queued or running job whose lease is lost (``runs.row_lease_lost``: no worker picked
     it up, or its worker's heartbeat stopped; issue 21, item 5 — the job page offers "Try
@@ -343,7 +350,7 @@ def import_job_retry(*, job: ImportJob, by: Any) -> ImportJob:
     with transaction.atomic():
         locked = (
             ImportJob.objects.select_for_update()
-            .filter(pk=job.pk, content__isnull=False, requested_by=by)
+            .filter(pk=job.pk, content__isnull=False, requested_by=acting_user(by))
             .defer("content")
             .first()
         )
@@ -353,7 +360,9 @@ def import_job_retry(*, job: ImportJob, by: Any) -> ImportJob:
                 return job
             logger.warning("import job %s lost, sent again on request", locked.pk)
         if locked is None or locked.status not in (FAILED, QUEUED, RUNNING):
-            raise InvalidInput(gettext("This import cannot be tried again; upload the file again."))
+            raise InvalidInput(
+                gettext_storable("This import cannot be tried again; upload the file again.")
+            )
         locked.status, locked.error, locked.stage = QUEUED, "", WAITING
         locked.units_done = locked.units_total = 0
         locked.sent_at = locked.started_at = locked.heartbeat_at = locked.finished_at = None

@@ -3,18 +3,18 @@
 Every importer normalises its file into :class:`EventData`; :func:`event_import` checks
 it whole (``formats.checks``, then what each pairing group's rounds need) before it
 writes anything, then creates everything in one transaction: a file that fails
-validation writes nothing (INTERFACES.md).
+validation writes nothing (docs/interfaces.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.db import transaction
 
 from pairings.procedures import event_done
 from rulesets import get_ruleset
+from tournaments.actors import Actor, acting_user
 from tournaments.errors import InvalidInput
 from tournaments.groups import (
     cut_group,
@@ -25,7 +25,6 @@ from tournaments.groups import (
     set_swiss_groups,
     swiss_group,
 )
-from tournaments.messages import gettext, stored
 from tournaments.models import (
     Division,
     Event,
@@ -50,6 +49,7 @@ from tournaments.seeds import FirstRoundSeat, first_round_seeds
 from tournaments.services.audit import audit_log
 from tournaments.services.events import event_insert
 from tournaments.services.rounds import standings_refresh_on_commit
+from tournaments.stored_text import gettext_storable, stored
 from tournaments.text import normalised_name
 
 from ..formats.checks import ELIMINATION, MAX_FILE_BYTES, FileRefused, check_event_data
@@ -58,18 +58,18 @@ from ..formats.tdf import TdfError, parse_tdf
 from ..formats.tdf_event import tdf_event_data
 
 
-def _pod_of(
+def _group_of(
     match: MatchData,
     phase: str,
     division_of: dict[str, DivisionData],
     flight_of: dict[str, int | None] | None = None,
 ) -> str:
-    """The pairing group a match is played in: its first player's (``_check_pods``
+    """The pairing group a match is played in: its first player's (``_check_groups``
     makes sure every player of the match is in the same one)."""
-    return _player_pod(match.players[0], phase, division_of, flight_of or {})
+    return _player_group(match.players[0], phase, division_of, flight_of or {})
 
 
-def _player_pod(
+def _player_group(
     pid: str, phase: str, division_of: dict[str, DivisionData], flight_of: dict[str, int | None]
 ) -> str:
     division = division_of[pid]
@@ -81,7 +81,7 @@ def _player_pod(
     return division.group
 
 
-def _check_pods(data: EventData) -> None:
+def _check_groups(data: EventData) -> None:
     """What the rows of each pairing group need, checked before anything is written:
     the players of a match in one group, a round number once per group, a table number
     once per round, and head-to-head single-elimination brackets the standings can read
@@ -95,36 +95,38 @@ def _check_pods(data: EventData) -> None:
     brackets: dict[str, list[tuple[int, str, MatchData]]] = {}
     for i, rd in enumerate(data.rounds):
         tables: set[tuple[str, int]] = set()
-        pods = set()
+        played = set()
         for j, m in enumerate(rd.matches):
             where = m.where or f"rounds[{i}].matches[{j}]"
-            groups = {_player_pod(p, rd.phase, division_of, flight_of) for p in m.players}
+            groups = {_player_group(p, rd.phase, division_of, flight_of) for p in m.players}
             if len(groups) > 1:
                 names = ", ".join(sorted(groups))
                 raise FileRefused(
-                    gettext("%(where)s: players of different pairing groups meet (%(names)s)")
+                    gettext_storable(
+                        "%(where)s: players of different pairing groups meet (%(names)s)"
+                    )
                     % {"where": where, "names": names}
                 )
-            (pod,) = groups
-            pods.add(pod)
+            (group,) = groups
+            played.add(group)
             if m.table is not None and len(m.players) > 1:
-                if (pod, m.table) in tables:
+                if (group, m.table) in tables:
                     raise FileRefused(
-                        gettext("%(where)s: table %(table)s is given twice in this round")
+                        gettext_storable("%(where)s: table %(table)s is given twice in this round")
                         % {"where": where, "table": m.table}
                     )
-                tables.add((pod, m.table))
+                tables.add((group, m.table))
             if rd.phase in ELIMINATION:
-                brackets.setdefault(pod, []).append((rd.number, where, m))
-        for pod in sorted(pods):
-            if (pod, rd.number) in numbers:
+                brackets.setdefault(group, []).append((rd.number, where, m))
+        for group in sorted(played):
+            if (group, rd.number) in numbers:
                 where = rd.where or f"rounds[{i}]"
                 raise FileRefused(
-                    gettext("%(where)s: round %(number)s of %(pod)r is given twice")
-                    % {"where": where, "number": rd.number, "pod": pod}
+                    gettext_storable("%(where)s: round %(number)s of %(group)r is given twice")
+                    % {"where": where, "number": rd.number, "group": group}
                 )
-            numbers.add((pod, rd.number))
-    if not get_ruleset(data.ruleset).uses_pods:  # a drawn pod of a cut goes on (MP-SE)
+            numbers.add((group, rd.number))
+    if not get_ruleset(data.ruleset).uses_pods:  # a drawn group of a cut goes on (MP-SE)
         for matches in brackets.values():
             _check_bracket(sorted(matches, key=lambda x: x[0]))
 
@@ -139,7 +141,7 @@ def _check_bracket(matches: list[tuple[int, str, MatchData]]) -> None:
         gone = [p for p in m.players if p in out]
         if gone and len(gone) != len(m.players):
             raise FileRefused(
-                gettext("%(where)s: %(gone)r was knocked out in round %(out)s")
+                gettext_storable("%(where)s: %(gone)r was knocked out in round %(out)s")
                 % {"where": where, "gone": gone[0], "out": out[gone[0]]}
             )
         if gone:
@@ -186,7 +188,7 @@ def _create_rounds(event: Event, data: EventData, regs: dict[str, Registration])
     for rd in data.rounds:
         by_key: dict[str, list[MatchData]] = {}
         for m in rd.matches:
-            by_key.setdefault(_pod_of(m, rd.phase, division_of, flight_of), []).append(m)
+            by_key.setdefault(_group_of(m, rd.phase, division_of, flight_of), []).append(m)
         for key, matches in by_key.items():
             if key not in rows:  # a division's cut, made as it is first met
                 rows[key] = cut_group(regs[matches[0].players[0]].division)
@@ -315,12 +317,12 @@ def _status(event: Event) -> str:
 
 
 @transaction.atomic
-def event_import(*, data: EventData, by: Any, progress: Progress | None = None) -> Event:
+def event_import(*, data: EventData, by: Actor, progress: Progress | None = None) -> Event:
     """Create an event with its players, rounds and results from normalised data.
 
-    Rounds are split by pod (R-5); top-cut matches go to the division's bracket pod.
+    Rounds are split by pairing group (R-5); top-cut matches go to the division's bracket group.
     ``day2_rounds`` of a two-day event is kept (P-D2-1); its ``swiss-day2`` rounds stay in
-    the division's pod as Day 1's do. The slug is unique even when events of the same
+    the division's pairing group as Day 1's do. The slug is unique even when events of the same
     name are imported at once (``event_insert``). An event whose planned rounds are not
     all played (or whose last round has results still ``pending``) is imported running
     (status ``swiss`` or ``top-cut``) and is continued by the dashboard and ``pair``;
@@ -329,7 +331,7 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
     (``formats.checks``).
 
     Raises InvalidInput naming the element or field at fault when the data fails
-    ``formats.checks.check_event_data`` or ``_check_pods``; then nothing is written.
+    ``formats.checks.check_event_data`` or ``_check_groups``; then nothing is written.
     ``progress`` is told each phase: checking, writing players, writing matches, saved.
     """
     report = progress or _no_progress
@@ -338,7 +340,7 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
     report(f"Checking {n_players:,} players and {n_matches:,} matches", 0, total)
     try:
         notes = check_event_data(data)
-        _check_pods(data)
+        _check_groups(data)
     except FileRefused as e:
         raise InvalidInput(str(e)) from None
     cut = max((d.top_cut for d in data.divisions), default=0)
@@ -400,28 +402,31 @@ def event_import(*, data: EventData, by: Any, progress: Progress | None = None) 
 
 
 @transaction.atomic
-def event_import_tdf(*, content: bytes, by: Any) -> Event:
+def event_import_tdf(*, content: bytes, by: Actor) -> Event:
     """Import an uploaded TOM ``.tdf`` file and make ``by`` its organiser.
 
     Raises InvalidInput naming the element at fault for a malformed or inconsistent file,
-    or one over ``MAX_FILE_BYTES``; then nothing is written (INTERFACES.md)."""
+    or one over ``MAX_FILE_BYTES``; then nothing is written (docs/interfaces.md)."""
     if len(content) > MAX_FILE_BYTES:
         raise InvalidInput(file_too_large(len(content)))
     try:
         data = tdf_event_data(parse_tdf(content))
     except TdfError as e:
         raise InvalidInput(
-            gettext("This is not a TOM file we can read: %(e)s") % {"e": e}
+            gettext_storable("This is not a TOM file we can read: %(e)s") % {"e": e}
         ) from None
     event = event_import(data=data, by=by)
-    if getattr(by, "is_authenticated", False):
-        EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
+    user = acting_user(by)
+    if user is not None:
+        EventStaff.objects.create(event=event, user=user, role=StaffRole.ORGANISER)
     return event
 
 
 def file_too_large(size: int) -> str:
     """The message for a file over ``MAX_FILE_BYTES`` (upload pages, import commands)."""
-    return gettext("The file is %(size).1f MB; files up to %(limit)s MB can be imported.") % {
+    return gettext_storable(
+        "The file is %(size).1f MB; files up to %(limit)s MB can be imported."
+    ) % {
         "size": size / 2**20,
         "limit": MAX_FILE_BYTES // 2**20,
     }

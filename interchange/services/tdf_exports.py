@@ -1,4 +1,4 @@
-"""Exporting an event as a Pokémon TOM ``.tdf`` file (INTERFACES.md ``export_tdf``).
+"""Exporting an event as a Pokémon TOM ``.tdf`` file (docs/interfaces.md ``export_tdf``).
 
 The database gives players, divisions, rounds, matches and cuts; what an imported file
 held that the app does not model comes back from ``Event.source["tdf"]`` (see
@@ -142,7 +142,8 @@ def _flight_groups(event: Event, codes: tuple[str, ...]) -> Groups:
     rows = event.registrations.filter(division__code__in=codes, flight__isnull=False)
     groups: dict[int, list[str]] = {}
     for flight, ext in rows.order_by("flight", "pk").values_list("flight", "external_id"):
-        groups.setdefault(flight, []).append(ext)
+        if flight is not None:  # filtered out above; the column is nullable
+            groups.setdefault(flight, []).append(ext)
     return tuple((str(n), tuple(ids)) for n, ids in sorted(groups.items())) if groups else ()
 
 
@@ -197,7 +198,7 @@ def _pod(
     """TOM's ``<pod>`` of a Swiss pairing group: its rounds, its flights' and its
     divisions' cuts (the groups whose parent it is)."""
     category = CATEGORY.get(codes, 10)
-    stored = next((p for p in src.get("pods", []) if p["category"] == category), {})
+    stored: dict[str, Any] = next((p for p in src.get("pods", []) if p["category"] == category), {})
     flights = _flight_groups(event, codes)
     rounds = (
         event.rounds.filter(Q(group=group) | Q(group__parent=group))

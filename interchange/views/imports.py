@@ -10,6 +10,8 @@ uploader's alone (anyone else gets 404).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.contrib import messages
 from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.http import HttpRequest, HttpResponse
@@ -21,15 +23,18 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from tournaments.errors import InvalidInput, MatchslipError
 from tournaments.forms import EventFileForm
-from tournaments.messages import shown
 from tournaments.models import ImportJob, ImportJobStatus
 from tournaments.permissions import login_required_htmx
-from tournaments.views.common import wants_fragment
+from tournaments.stored_text import shown
+from tournaments.views.common import HtmxRequest, wants_fragment
 
 from ..formats.checks import MAX_FILE_BYTES
 from ..services import import_jobs
 from ..services.import_jobs import import_format_guess
 from ..services.imports import file_too_large
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 UPLOAD_TEMPLATE = "interchange/import.html"
 JOB_TEMPLATE = "interchange/import_job.html"
@@ -69,7 +74,7 @@ def event_file_import(request: HttpRequest, format: str = "") -> HttpResponse:
 
 
 @login_required_htmx
-def import_job(request: HttpRequest, job_id: int) -> HttpResponse:
+def import_job(request: HtmxRequest, job_id: int) -> HttpResponse:
     """An import job's progress; HTMX polls the ``job`` partial every second while it is
     queued or running. Once done, a poll sends the browser to the event's dashboard."""
     job = _job_for(request, job_id)
@@ -86,14 +91,18 @@ def import_job_retry(request: HttpRequest, job_id: int) -> HttpResponse:
     """ "Try again" on a job whose worker stopped: queue it anew with the file it kept."""
     job = _job_for(request, job_id)
     try:
-        job = import_jobs.import_job_retry(job=job, by=request.user)
+        import_jobs.import_job_retry(job=job, by=request.user)
     except MatchslipError as e:
         messages.error(request, str(e))
         return redirect("staff:import_job", job.pk)
     return _after_queued(request, _job_for(request, job.pk))
 
 
-def _job_for(request: HttpRequest, job_id: int) -> ImportJob:
+class _HasFile(TypedDict):
+    has_file: bool  # the job kept its file's bytes: "Try again" can import them
+
+
+def _job_for(request: HttpRequest, job_id: int) -> WithAnnotations[ImportJob, _HasFile]:
     """The request's user's job ``job_id`` (404 for anyone else's), without its file's
     bytes; ``has_file`` tells whether it kept them (a retry is possible)."""
     jobs = (

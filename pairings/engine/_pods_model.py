@@ -3,7 +3,7 @@
 Players are numbered by their position in the standings order (0 = best, MP-PAIR-1).
 A pod is a list of positions; ``sizes[k]`` is the number of seats of table ``k + 1``.
 
-Quality of an arrangement, compared lexicographically (RULES.md decides the order):
+Quality of an arrangement, compared lexicographically (docs/rules.md decides the order):
 
 1. repeats: pairs of players in one pod who already shared a pod (MP-PAIR-1: "never …
    while an alternative exists" — the stronger rule);

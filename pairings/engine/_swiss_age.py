@@ -1,6 +1,6 @@
 """Age-modified Swiss (P-AGE-3, I-4, R-5): the quality order and its solver (private).
 
-In an age-modified pod several divisions are paired together, and the division takes
+In an age-modified pairing group several divisions are paired together, and the division takes
 precedence over the record. The quality of one pairing is the tuple :data:`AgeLevels`:
 
 1. rematch (P-SW-4 still comes first);
@@ -8,16 +8,16 @@ precedence over the record. The quality of one pairing is the tuple :data:`AgeLe
    beats other division, same record);
 3. bracket boundaries crossed: counted over the brackets of the *division* for two players
    of one division (their own Swiss, P-SW-3 "next lower bracket"), over the brackets of
-   the whole pod for players of different divisions;
+   the whole group for players of different divisions;
 4. distance in match points, 5. squared distance, 6. pairing between different records
    (as in ``_swiss_model``).
 
 So: same division and same record > same division, nearest record > other division, same
-record > other division, nearest record. The bye stays a hard filter on the pod (P-SW-5).
+record > other division, nearest record. The bye stays a hard filter on the group (P-SW-5).
 
-Solver: an age-modified pod is small in practice (it exists because a division has 1-5
+Solver: an age-modified group is small in practice (it exists because a division has 1-5
 players), so it is solved exactly (blossom) up to ``AGE_EXACT_LIMIT`` nodes (about 0.2 s).
-A larger pod is paired division by division with the ordinary engine, the player left
+A larger group is paired division by division with the ordinary engine, the player left
 over by each odd division is paired across divisions exactly, and the round is reported
 as not proven optimal.
 """
@@ -82,7 +82,7 @@ def solve_age(problem: Problem, levels: AgeLevels, rng: random.Random) -> tuple[
 
 
 def _by_division(problem: Problem, levels: AgeLevels, rng: random.Random) -> list[Pair]:
-    """Large pods: the bye first (preferring a division of odd size, which it makes even),
+    """Large groups: the bye first (preferring a division of odd size, which it makes even),
     then every division with the ordinary engine; the players left over cross divisions."""
     nodes = [n for n in range(problem.size) if n != problem.bye]
     pairs: list[Pair] = []

@@ -15,7 +15,7 @@ window of nearby previous pairings, growing the window until the round is valid;
 window of ``REPAIR_WINDOW_LIMIT`` nodes is not enough, the round is paired from scratch
 and ``why`` says so.
 
-Tables (decision, RULES.md is silent): a pairing that stays keeps its table, so nobody
+Tables (decision, docs/rules.md is silent): a pairing that stays keeps its table, so nobody
 moves who does not have to; new pairings take the freed table numbers in bracket order,
 then numbers after the last table. A repair can therefore leave the table order of P-SW-8
 out of bracket order. After "start round" pairings are frozen (P-POST-2): the caller must
@@ -117,7 +117,7 @@ def repair(
 def _quality(
     problem: Problem, players: Sequence[SwissPlayer], rng: random.Random, age_modified: bool
 ) -> _Quality:
-    """The quality order of the pod (ordinary or age-modified) and a fresh pairing."""
+    """The quality order of the pairing group (ordinary or age-modified) and a fresh pairing."""
     if age_modified and len({p.division for p in players}) > 1:
         age = AgeLevels(problem)
         return _Quality(age, age.maxima, solve_age(problem, age, rng)[0], age_explainer(age))

@@ -1,13 +1,13 @@
-"""Swiss pairing for one round (P-SW-1 … P-SW-8, I-1; age-modified pods P-AGE-3, I-4).
+"""Swiss pairing for one round (P-SW-1 … P-SW-8, I-1; age-modified groups P-AGE-3, I-4).
 
 The engine is pure: frozen dataclasses in and out, randomness only from the
 ``random.Random`` passed in (its seed is stored with the round so an appeal can replay
 it, I-1). How pairings are compared and solved is described in ``_swiss_model`` (the
 quality order and its lower bound) and ``_swiss_solve`` (greedy pass, exact repair);
-age-modified pods use the order and solver of ``_swiss_age``. ``pairings.engine.repair``
+age-modified groups use the order and solver of ``_swiss_age``. ``pairings.engine.repair``
 re-pairs a round minimally after a record correction (P-SW-9).
 
-Decisions documented here (RULES.md leaves them open):
+Decisions documented here (docs/rules.md leaves them open):
 
 * The bye (P-SW-5) is a hard filter, never a weight: it goes to a player of the lowest
   bracket who has not had a bye. If every player of the lowest bracket already had one,
@@ -78,13 +78,13 @@ def pair_swiss(
     second bye while avoidable), P-SW-7 (fewest pair-downs, then shortest, before
     randomness), P-SW-8 (table order), I-1 (seeded randomness).
 
-    ``age_modified``: the pod is age-modified (P-AGE-3, I-4, R-5). When its players are of
+    ``age_modified``: the pairing group is age-modified (P-AGE-3, I-4, R-5). When its players are of
     more than one ``SwissPlayer.division``, the division takes precedence over the record
     (see ``_swiss_age``): a Masters 2-3 meets a Masters 1-4 before a Senior 2-3. ``why``
     then reads ``"division over record: paired down from 6 points"`` when a record-only
     pairing would have found an opponent of another division with the same record, and
     ``"other division: same record"`` / ``"other division: paired down from 6 points"``
-    across divisions; ``notes`` counts the pairings across divisions. Such a pod is solved
+    across divisions; ``notes`` counts the pairings across divisions. Such a group is solved
     exactly up to 320 players; a larger one is paired division by division and reported
     with ``proven_optimal=False``. Without the flag, or with one division only, the
     division is ignored and the ordinary path runs unchanged.
@@ -228,7 +228,7 @@ def rematch_avoided(problem: Problem, a: int, b: int) -> bool:
 
 
 def age_explainer(levels: AgeLevels) -> Explain:
-    """Age-modified pods (P-AGE-3, I-4): say when the division beat the record."""
+    """Age-modified groups (P-AGE-3, I-4): say when the division beat the record."""
     division = levels.division
     seen: dict[int, set[str]] = {}
     for name, pts in zip(division, levels.problem.points, strict=True):
@@ -277,7 +277,7 @@ def _age_notes(crossing: int) -> tuple[str, ...]:
         return ()
     plural = "s" if crossing > 1 else ""
     return (
-        f"Age-modified pod: {crossing} pairing{plural} across divisions "
+        f"Age-modified group: {crossing} pairing{plural} across divisions "
         "(no opponent of the same division was left).",
     )
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import secrets
 
 from tournaments.actors import Actor
-from tournaments.errors import PairingImpossible
+from tournaments.errors import PairingRefused
 from tournaments.groups import swiss_group
-from tournaments.messages import gettext
 from tournaments.models import Event, GroupPhase, PairingGroup, Round, RoundStatus
 from tournaments.procedures import Stage, group_stages
 from tournaments.services.checkin import checkin_pending
+from tournaments.stored_text import gettext_storable
 
 from . import day2, flights, pods, single_elimination, swiss, top_cut
 from .base import PAIRABLE, Group, Procedure, Step, StepKind, wait_message
@@ -47,13 +47,15 @@ def group_next_step(group: Group) -> Step:
     if last is not None and last.status != RoundStatus.COMPLETE:
         return Step(StepKind.WAIT, last.number, wait_message(last), last)
     if last is None and checkin_pending(group.event):  # issue 20, item 4
-        wait = gettext("Close check-in first: it removes the absent players and sets the rounds.")
+        wait = gettext_storable(
+            "Close check-in first: it removes the absent players and sets the rounds."
+        )
         return Step(StepKind.WAIT, group.number, wait, None)
     for stage in group_stages(group.event, group.row):
         step = PROCEDURES[stage].next_step(group)
         if step is not None:
             return Step(step.kind, step.number, step.message, step.last, step.divisions, stage)
-    done = gettext("Swiss is over; no more rounds to pair.")
+    done = gettext_storable("Swiss is over; no more rounds to pair.")
     return Step(StepKind.DONE, group.number, done, last)
 
 
@@ -75,11 +77,11 @@ def pair_step(group: Group, step: Step, *, by: Actor, seed: int | None = None) -
     """Pair ``step`` (what :func:`group_next_step` said ``group`` needs) by the module of
     its stage and return the new round(s). Call inside the caller's transaction and event
     lock, once the previous round is complete (R-6). ``seed`` is drawn when None (I-1).
-    Raises PairingImpossible when the step pairs nothing (its sentence), and what the
+    Raises PairingRefused when the step pairs nothing (its sentence), and what the
     procedure raises."""
     pair = PROCEDURES[step.stage].pair if step.stage is not None else None
     if step.kind not in PAIRABLE or pair is None:
-        raise PairingImpossible(step.message)
+        raise PairingRefused(step.message)
     return pair(group, step, by, secrets.randbits(48) if seed is None else seed)
 
 

@@ -7,12 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from tournaments.messages import gettext as _
+from tournaments.actors import Actor
 from tournaments.models import Division, Event, PairingGroup, Registration, Round, RoundStatus
 from tournaments.procedures import Stage
 from tournaments.services.rounds import Table
+from tournaments.stored_text import gettext_storable
 
 from ..engine.pods import Pod
 from ..engine.types import Pairing
@@ -78,18 +79,22 @@ class Procedure(NamedTuple):
     run's seed (given, or drawn by the dispatcher); a stage that draws nothing ignores it."""
 
     next_step: Callable[[Group], Step | None]
-    pair: Callable[[Group, Step, Any, int], list[Round]] | None
+    pair: Callable[[Group, Step, Actor, int], list[Round]] | None
 
 
 def wait_message(last: Round) -> str:
     """What staff do next while ``last`` is not complete (paired, published, running)."""
     if last.status == RoundStatus.PAIRED:
-        return _("Round %(number)s is paired: review and publish it.") % {"number": last.number}
-    if last.status == RoundStatus.PUBLISHED:
-        return _("Round %(number)s is published: start it when players are seated.") % {
+        return gettext_storable("Round %(number)s is paired: review and publish it.") % {
             "number": last.number
         }
-    return _("Round %(number)s is running: enter its results.") % {"number": last.number}
+    if last.status == RoundStatus.PUBLISHED:
+        return gettext_storable(
+            "Round %(number)s is published: start it when players are seated."
+        ) % {"number": last.number}
+    return gettext_storable("Round %(number)s is running: enter its results.") % {
+        "number": last.number
+    }
 
 
 def to_tables(pairings: Sequence[Pairing | Pod], regs: Mapping[int, Registration]) -> list[Table]:

@@ -11,18 +11,16 @@ days (P-SW-5), and only Day 2 opponents are avoided (R-3). The order after Day 2
 
 from __future__ import annotations
 
-from typing import Any
-
 from standings.day2_standings import day2_qualified
-from tournaments.errors import PairingImpossible
-from tournaments.messages import gettext
+from tournaments.actors import Actor
+from tournaments.errors import PairingRefused
 from tournaments.models import Phase, Registration, Round
-from tournaments.services import round_create
+from tournaments.stored_text import gettext_storable
 
-from ..adapters import round_notes, swiss_players_for_group
+from ..adapters import swiss_players_for_group
 from ..engine.day2 import day2_players
-from .age_modified import pair_swiss_round
-from .base import Group, Procedure, Step, StepKind, flags, to_tables
+from .base import Group, Procedure, Step, StepKind
+from .swiss import swiss_round
 
 BOTH_DAYS = (Phase.SWISS, Phase.SWISS_DAY2)
 
@@ -35,17 +33,19 @@ def next_step(group: Group) -> Step | None:
         return None
     k = len(group.rounds) - day1 + 1
     message = (
-        gettext("Pair Day 2 round 1 of %(total)s. Day 2 cut: 19+ match points or the top 32.")
+        gettext_storable(
+            "Pair Day 2 round 1 of %(total)s. Day 2 cut: 19+ match points or the top 32."
+        )
         if k == 1
-        else gettext("Pair Day 2 round %(number)s of %(total)s.")
+        else gettext_storable("Pair Day 2 round %(number)s of %(total)s.")
     ) % {"number": k, "total": day2}
     return Step(StepKind.DAY2, group.number, message, group.last)
 
 
-def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """Pair Day 2 round ``step.number`` of the group (P-D2-1, R-3): the Day 2 players
     still in, total match points, Day 2 opponents only; an age-modified group stays
-    division over record (P-AGE-3). Raises PairingImpossible with fewer than two
+    division over record (P-AGE-3). Raises PairingRefused with fewer than two
     players."""
     event, row = group.event, group.row
     qualified = set(day2_qualified(event, row))
@@ -58,7 +58,7 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
     }
     advancing = [pid for pid in everything if pid in qualified]
     if len(advancing) < 2:
-        raise PairingImpossible(gettext("Day 2 needs at least two players."))
+        raise PairingRefused(gettext_storable("Day 2 needs at least two players."))
     players = day2_players(
         advancing,
         {pid: p.match_points for pid, p in everything.items()},
@@ -66,20 +66,8 @@ def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
         {pid for pid, p in everything.items() if p.had_bye},
         {pid: p.division for pid, p in everything.items()},
     )
-    result = pair_swiss_round(players, row, seed)
     regs = Registration.objects.in_bulk([int(pid) for pid in advancing])
-    rnd = round_create(
-        event=event,
-        group=row,
-        number=step.number,
-        phase=Phase.SWISS_DAY2,
-        tables=to_tables(result.pairings, regs),
-        by=by,
-        seed=seed,
-        flags=flags(result.pairings),
-        notes=round_notes(result),
-    )
-    return [rnd]
+    return [swiss_round(group, step, players, regs, Phase.SWISS_DAY2, by, seed)]
 
 
 PROCEDURE = Procedure(next_step, pair)

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
 
 from standings.engine.flights import FlightsRefused, per_flight_cut
+from tournaments.actors import Actor
 from tournaments.errors import InvalidInput
 from tournaments.groups import flight_group, swiss_group
-from tournaments.messages import gettext
 from tournaments.models import Division, Registration, RoundStatus, Structure
 from tournaments.procedures import flights_possible
 from tournaments.services import audit_log
+from tournaments.stored_text import gettext_storable
 
 from ..engine.flights import (
     FlightPlan,
@@ -51,7 +51,7 @@ def next_step(group: Group) -> Step | None:
     ]
     if not busy:
         return None
-    message = gettext("Waiting for flight %(flights)s to finish the Swiss.") % {
+    message = gettext_storable("Waiting for flight %(flights)s to finish the Swiss.") % {
         "flights": ", ".join(busy)
     }
     return Step(StepKind.WAIT, group.number, message, group.last)
@@ -75,7 +75,8 @@ def _refusals(division: Division, flights: int) -> None:
     event = division.event
     if not event.rules.features.flights:
         raise InvalidInput(
-            gettext("The %(label)s rules do not play in flights.") % {"label": event.rules.label}
+            gettext_storable("The %(label)s rules do not play in flights.")
+            % {"label": event.rules.label}
         )
     separated = not _shares_group(division) and event.age_style != "age-modified"
     try:
@@ -100,7 +101,7 @@ def division_flight_options(division: Division) -> tuple[FlightPlan, ...]:
 
 @transaction.atomic
 def flights_assign(
-    *, division: Division, flights: int, by: Any, seed: int | None = None
+    *, division: Division, flights: int, by: Actor, seed: int | None = None
 ) -> Division:
     """Split ``division`` into ``flights`` random flights (P-FL-1 … P-FL-3, I-1) before
     round 1, and set its Swiss rounds to one fewer per doubling (P-FL-2). The seed is in
@@ -108,10 +109,11 @@ def flights_assign(
     the event exists."""
     division = Division.objects.select_for_update().select_related("event").get(pk=division.pk)
     if division.event.rounds.exists():
-        raise InvalidInput(gettext("Flights are set before round 1 is paired."))
+        raise InvalidInput(gettext_storable("Flights are set before round 1 is paired."))
     if division.flights:
         raise InvalidInput(
-            gettext("%(code)s is already in flights.") % {"code": division.get_code_display()}
+            gettext_storable("%(code)s is already in flights.")
+            % {"code": division.get_code_display()}
         )
     _refusals(division, flights)
     seed = secrets.randbits(48) if seed is None else seed

@@ -26,7 +26,7 @@ def top_cut_first_round(event: Event, seeds: Sequence[str], seed: int) -> tuple[
     """The first top-cut round for ``seeds`` (ids in Swiss rank order): the standard
     bracket (P-TC-1, M-SE-1), or the draft playoff seating with ``random.Random(seed)``.
     Tables are in bracket order, so winners of consecutive tables meet next.
-    Raises PairingImpossible as ``elimination.top_cut_pairings``."""
+    Raises the engine's PairingImpossible as ``elimination.top_cut_pairings``."""
     if not uses_draft_seating(event, len(seeds)):
         return elimination.top_cut_pairings(seeds)
     seats = list(seeds)

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from standings.services import division_swiss_order, group_standings
-from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.actors import Actor
+from tournaments.errors import PairingRefused, ResultsMissing
 from tournaments.groups import cut_group, group_label, group_seeds, in_group, seeds_store
-from tournaments.messages import gettext
 from tournaments.models import (
     Division,
     Event,
@@ -39,6 +39,7 @@ from tournaments.models import (
 from tournaments.multiplayer import pod_size
 from tournaments.services import audit_log, round_create
 from tournaments.services.rounds import Table
+from tournaments.stored_text import gettext_storable
 
 from ..engine.pod_elimination import POD_CUTS, pod_cut_first_round, pod_cut_next_round, pod_winner
 from ..engine.pods import Pod, PodPlayer, pair_pods
@@ -106,7 +107,7 @@ def _tables(built: Sequence[Pod], regs: dict[str, Registration]) -> list[Table]:
     return [(p.table, [regs[i] for i in p.players], _why(p, names)) for p in built]
 
 
-def _pair_swiss(event: Event, group: PairingGroup, number: int, seed: int, by: Any) -> Round:
+def _pair_swiss(event: Event, group: PairingGroup, number: int, seed: int, by: Actor) -> Round:
     """MP-POD-1, MP-POD-2, MP-PAIR-1, MP-SEAT-1: one Swiss round of pods, no byes."""
     players = pod_players(event, group)
     result = pair_pods(players, rng=random.Random(seed), standard=pod_size(event))
@@ -142,19 +143,19 @@ def _cut_tables(rounds_pods: Sequence[Pod], byes: Sequence[str], regs: Any) -> l
     return to_tables(rounds_pods, regs) + [(None, [regs[int(i)]], BYE_WHY) for i in byes]
 
 
-def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
+def _pair_cut(event: Event, division: Division, number: int, by: Actor) -> Round:
     """MP-SE-1, I-3, MP-SEAT-1: the top ``cut`` active players by Swiss standing; top
     seeds get byes, the others are snaked into pods of 4 seated by seed."""
     cut = division.cut
     if cut not in POD_CUTS:
-        raise PairingImpossible(
-            gettext("A multiplayer top cut has %(pod_cuts)s players, not %(cut)s.")
+        raise PairingRefused(
+            gettext_storable("A multiplayer top cut has %(pod_cuts)s players, not %(cut)s.")
             % {"pod_cuts": POD_CUTS, "cut": cut}
         )
     seeds = swiss_seeds(event, division)
     if len(seeds) < cut:
-        raise PairingImpossible(
-            gettext("A top %(cut)s needs %(cut)s active players; there are %(seeds)s.")
+        raise PairingRefused(
+            gettext_storable("A top %(cut)s needs %(cut)s active players; there are %(seeds)s.")
             % {"cut": cut, "seeds": len(seeds)}
         )
     first = pod_cut_first_round(seeds[:cut])
@@ -187,13 +188,13 @@ def advancing(last: Round, seed_of: dict[str, int]) -> list[str]:
             out.append(pod_winner(Pod(m.table or 0, ids), None, seed_of, excluded=conceded))
         else:
             raise ResultsMissing(
-                gettext("Table %(table)s of round %(number)s has no result yet.")
+                gettext_storable("Table %(table)s of round %(number)s has no result yet.")
                 % {"table": m.table, "number": last.number}
             )
     return out
 
 
-def _pair_cut_next(event: Event, group: PairingGroup, last: Round, by: Any) -> Round:
+def _pair_cut_next(event: Event, group: PairingGroup, last: Round, by: Actor) -> Round:
     """The next top-cut round: the players still in snaked by their cut seed (I-3)."""
     seed_of = {str(reg): seed for reg, seed in group_seeds(group).items()}
     nxt = pod_cut_next_round(advancing(last, seed_of), seed_of)
@@ -208,7 +209,7 @@ def _pair_cut_next(event: Event, group: PairingGroup, last: Round, by: Any) -> R
     )
 
 
-def swiss_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def swiss_pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """Pair Swiss round ``step.number`` of pods (``seed`` stored with it)."""
     return [_pair_swiss(group.event, group.row, step.number, seed, by)]
 
@@ -218,12 +219,12 @@ def cut_next_step(group: Group) -> Step | None:
     waiting = waiting_cuts(group)
     if not waiting:
         return None
-    names = ", ".join(gettext("top %(cut)s") % {"cut": d.cut} for d in waiting)
-    message = gettext("Swiss is over: cut to %(names)s.") % {"names": names}
+    names = ", ".join(gettext_storable("top %(cut)s") % {"cut": d.cut} for d in waiting)
+    message = gettext_storable("Swiss is over: cut to %(names)s.") % {"names": names}
     return Step(StepKind.TOP_CUT, group.number, message, group.last, waiting)
 
 
-def cut_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def cut_pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """Take the pod cut of each division of ``step`` (MP-SE-1, I-3)."""
     return [_pair_cut(group.event, d, step.number, by) for d in step.divisions]
 
@@ -232,16 +233,16 @@ def bracket_next_step(group: Group) -> Step:
     """The next cut round while the last had more than one pod (or a bye); else finished."""
     last, number = group.last, group.number
     if last is not None and last.matches.count() > 1:
-        message = gettext("Pair top-cut round %(number)s.") % {"number": number}
+        message = gettext_storable("Pair top-cut round %(number)s.") % {"number": number}
         return Step(StepKind.ELIMINATION, number, message, last)
-    done = gettext("%(group)s is finished.") % {"group": group_label(group.row)}
+    done = gettext_storable("%(group)s is finished.") % {"group": group_label(group.row)}
     return Step(StepKind.DONE, number, done, last)
 
 
-def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def bracket_pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """The next cut round from the winners (MP-SE-2 decides drawn pods)."""
     if step.last is None:
-        raise PairingImpossible(step.message)
+        raise PairingRefused(step.message)
     return [_pair_cut_next(group.event, group.row, step.last, by)]
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.actors import Actor
+from tournaments.errors import PairingRefused, ResultsMissing
 from tournaments.groups import group_seeds, seeds_store
-from tournaments.messages import gettext
 from tournaments.models import Event, Match, MatchKind, PairingGroup, Phase, Registration, Round
 from tournaments.services import round_create
 from tournaments.services.registrations import match_forfeit
+from tournaments.stored_text import gettext_storable
 
 from ..adapters import group_registrations
 from ..engine import elimination
@@ -30,11 +31,11 @@ def next_step(group: Group) -> Step:
     """Round 1 (seeded at random), then the next round until the final is played."""
     last = group.last
     if last is None:
-        message = gettext("Seed the players at random and pair round 1.")
+        message = gettext_storable("Seed the players at random and pair round 1.")
         return Step(StepKind.ELIMINATION, 1, message, None)
     if last.matches.exclude(kind=MatchKind.THIRD_PLACE).count() == 1:
-        return Step(StepKind.DONE, group.number, gettext("The final is played."), last)
-    message = gettext("Pair round %(number)s.") % {"number": group.number}
+        return Step(StepKind.DONE, group.number, gettext_storable("The final is played."), last)
+    message = gettext_storable("Pair round %(number)s.") % {"number": group.number}
     return Step(StepKind.ELIMINATION, group.number, message, last)
 
 
@@ -44,7 +45,7 @@ def _slots(rnd: Round) -> list[Match]:
     return list(matches.prefetch_related("seats"))
 
 
-def _first_round(event: Event, group: PairingGroup, seed: int, by: Any) -> Round:
+def _first_round(event: Event, group: PairingGroup, seed: int, by: Actor) -> Round:
     regs = [r for r in group_registrations(event, group) if not r.dropped and not r.disqualified]
     order = elimination.random_seeding([str(r.pk) for r in regs], rng=random.Random(seed))
     seeds_store(group, [int(pid) for pid in order])
@@ -57,7 +58,7 @@ def _create(
     group: PairingGroup,
     number: int,
     pairings: Any,
-    by: Any,
+    by: Actor,
     seed: int = 0,
     third_place: int | None = None,
 ) -> Round:
@@ -74,12 +75,14 @@ def _create(
     )
 
 
-def _next_round(event: Event, group: PairingGroup, last: Round, by: Any) -> Round:
+def _next_round(event: Event, group: PairingGroup, last: Round, by: Actor) -> Round:
     slots = _slots(last)
     if any(m.winner_id is None and len(m.seats.all()) > 1 for m in slots):
-        raise ResultsMissing(gettext("Every single-elimination match needs a winner (P-SE)."))
+        raise ResultsMissing(
+            gettext_storable("Every single-elimination match needs a winner (P-SE).")
+        )
     if len(slots) == 1:
-        raise PairingImpossible(gettext("The final is played: the bracket is finished."))
+        raise PairingRefused(gettext_storable("The final is played: the bracket is finished."))
     seed_of = {str(k): v for k, v in group_seeds(group).items()}
     advancing = [str(m.winner_id or m.seats.all()[0].registration_id) for m in slots]
     pairings = list(elimination.next_elimination_round(advancing, seed_of))
@@ -99,10 +102,10 @@ def _next_round(event: Event, group: PairingGroup, last: Round, by: Any) -> Roun
     return rnd
 
 
-def pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """Pair the next round of a standalone single-elimination bracket (P-SE-1, P-SE-2,
     P-SE-6): round 1 from ``seed``, later rounds from the winners. Raises ResultsMissing,
-    PairingImpossible."""
+    PairingRefused."""
     if group.last is None:
         return [_first_round(group.event, group.row, seed, by)]
     return [_next_round(group.event, group.row, group.last, by)]

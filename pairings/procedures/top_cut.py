@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Any
 
 from django.db.models import QuerySet
 
 from standings.services import division_swiss_order
-from tournaments.errors import PairingImpossible, ResultsMissing
+from tournaments.actors import Actor
+from tournaments.errors import PairingRefused, ResultsMissing
 from tournaments.groups import cut_group, group_label, group_seeds, seeds_store
-from tournaments.messages import gettext
 from tournaments.models import (
     Division,
     Event,
@@ -37,6 +36,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.services import round_create
+from tournaments.stored_text import gettext_storable
 
 from ..engine import elimination
 from ..engine.types import Pairing
@@ -51,15 +51,17 @@ def bracket_matches(rnd: Round) -> QuerySet[Match]:
 
 def cut_players(event: Event, division: Division) -> list[Registration]:
     """P-TC-1: the top ``cut`` active players of the division by Swiss standing, seed 1
-    first. Dropped or disqualified players are passed over. Raises PairingImpossible when
+    first. Dropped or disqualified players are passed over. Raises PairingRefused when
     too few are left."""
     cut = division.cut
     order = [
         r for r in division_swiss_order(event, division) if not r.dropped and not r.disqualified
     ]
     if len(order) < cut:
-        raise PairingImpossible(
-            gettext("A top %(cut)s needs %(cut)s active players in %(code)s; there are %(order)s.")
+        raise PairingRefused(
+            gettext_storable(
+                "A top %(cut)s needs %(cut)s active players in %(code)s; there are %(order)s."
+            )
             % {"cut": cut, "code": division.get_code_display(), "order": len(order)}
         )
     return order[:cut]
@@ -68,7 +70,7 @@ def cut_players(event: Event, division: Division) -> list[Registration]:
 def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
     """P-POST-5: in a Championship Point event, warn when a cut player has no deck list."""
     missing = [r.player.name for r in seeds if r.decklist_received_at is None]
-    if not event.awards_championship_points or not missing:
+    if not event.collects_decklists or not missing:  # issue 23, item 5
         return []
     return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)}."]
 
@@ -90,14 +92,15 @@ def cut_next_step(group: Group) -> Step | None:
     if not waiting:
         return None
     names = ", ".join(
-        gettext("top %(cut)s %(division)s") % {"cut": d.cut, "division": d.get_code_display()}
+        gettext_storable("top %(cut)s %(division)s")
+        % {"cut": d.cut, "division": d.get_code_display()}
         for d in waiting
     )
-    message = gettext("Swiss is over: cut to %(names)s.") % {"names": names}
+    message = gettext_storable("Swiss is over: cut to %(names)s.") % {"names": names}
     return Step(StepKind.TOP_CUT, group.number, message, group.last, waiting)
 
 
-def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
+def _pair_cut(event: Event, division: Division, number: int, by: Actor) -> Round:
     """P-TC-1: the top ``cut`` active players of the division by Swiss standing
     (:func:`cut_players`), seeded into the standard bracket or the draft playoff seating;
     a Championship Point event notes cut players without a deck list (P-POST-5)."""
@@ -119,7 +122,7 @@ def _pair_cut(event: Event, division: Division, number: int, by: Any) -> Round:
     )
 
 
-def cut_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def cut_pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """Take the cut of each division of ``step`` (the cut draws its own seed, I-1)."""
     return [_pair_cut(group.event, d, step.number, by) for d in step.divisions]
 
@@ -128,22 +131,24 @@ def bracket_next_step(group: Group) -> Step:
     """The next round while more than one bracket match was played last; else finished."""
     last, number = group.last, group.number
     if last is not None and bracket_matches(last).count() > 1:
-        message = gettext("Pair top-cut round %(number)s.") % {"number": number}
+        message = gettext_storable("Pair top-cut round %(number)s.") % {"number": number}
         return Step(StepKind.ELIMINATION, number, message, last)
-    done = gettext("%(group)s is finished.") % {"group": group_label(group.row)}
+    done = gettext_storable("%(group)s is finished.") % {"group": group_label(group.row)}
     return Step(StepKind.DONE, number, done, last)
 
 
-def bracket_pair(group: Group, step: Step, by: Any, seed: int) -> list[Round]:
+def bracket_pair(group: Group, step: Step, by: Actor, seed: int) -> list[Round]:
     """The next single-elimination round: winners of consecutive tables meet (P-SE-1);
     after the semi-finals, the 3rd/4th playoff too when announced (P-TC-4, P-SE-6).
     Raises ResultsMissing when a match has no winner."""
     event, last = group.event, step.last
     if last is None:
-        raise PairingImpossible(step.message)
+        raise PairingRefused(step.message)
     matches = list(bracket_matches(last).order_by("table").prefetch_related("seats"))
     if any(m.winner_id is None for m in matches):
-        raise ResultsMissing(gettext("Every single-elimination match needs a winner (P-SE)."))
+        raise ResultsMissing(
+            gettext_storable("Every single-elimination match needs a winner (P-SE).")
+        )
     seed_of = {str(k): v for k, v in group_seeds(group.row).items()}
     winners = [str(m.winner_id) for m in matches]
     pairings = list(elimination.next_elimination_round(winners, seed_of=seed_of, top_cut=True))

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from tournaments.errors import MatchslipError
 from tournaments.forms import CheckinCloseForm, PairForm
 from tournaments.groups import age_order, group_label
-from tournaments.messages import shown
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -30,7 +29,8 @@ from tournaments.procedures import plans_ages_at_checkin
 from tournaments.selectors import divisions_for_event, rounds_for_staff
 from tournaments.services.checkin import checkin_absentees
 from tournaments.services.tables import rounds_to_start
-from tournaments.views.common import wants_fragment
+from tournaments.stored_text import shown
+from tournaments.views.common import HtmxRequest, wants_fragment
 
 from ..checkin_services import AgePlan, age_plan
 from ..checkin_services import checkin_close as checkin_close_service
@@ -223,7 +223,7 @@ def _under_way(run: BackgroundRun) -> str:
 
 @require_safe
 @event_operator_required
-def run_status(request: HttpRequest, event: Event, run_id: int) -> HttpResponse:
+def run_status(request: HtmxRequest, event: Event, run_id: int) -> HttpResponse:
     """A pairing run's progress; HTMX polls the ``run`` partial every second until the run
     is done or failed. The finished partial carries no trigger, so polling stops, and
     asks the page to reload so every panel shows the new round."""

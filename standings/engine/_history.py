@@ -130,6 +130,18 @@ class History:
         limit, mask = (r + 1) << self.round_shift, self.opponent_mask
         return [(e & mask) - 1 for e in self.log[i] if e < limit and e & mask]
 
+    def entries_as_of(self, i: int, r: int) -> list[tuple[int, int, bool, int]]:
+        """Player ``i``'s log over rounds <= ``r``, in log order, decoded: ``(round,
+        score2, counted, opponent index or -1)``; a bye is ``(round, 0, False, -1)``, a
+        late-entry loss ``(round, 0, True, -1)`` (the tiebreaker receipts read it)."""
+        limit, mask = (r + 1) << self.round_shift, self.opponent_mask
+        score, counted = self.score_shift, self.score_shift - 1
+        return [
+            (e >> self.round_shift, e >> score & 3, bool(e >> counted & 1), (e & mask) - 1)
+            for e in self.log[i]
+            if e < limit
+        ]
+
     def _idx(self, pid: str, m: MatchRecord) -> int:
         try:
             return self.index[pid]

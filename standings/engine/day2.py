@@ -7,7 +7,8 @@ Match points carry over.
 
 Day 2 OWP and OOWP are computed over the Day 2 rounds only (P-D2-2, R-3): rank the Day 2
 matches with ``standings.engine.ranking.pokemon_standings`` after renumbering them from 1
-(:func:`day2_matches`, ``rounds`` = Day 2 rounds, drops renumbered the same way), then put
+(:func:`day2_matches`, ``rounds`` = Day 2 rounds; :func:`day2_entrants` renumbers the drops
+the same way, so a Day 2 drop is frozen as a Day 1 drop is, R-2), then put
 the carried match points back with :func:`day2_order`. Pairing the Day 2 rounds is
 ``pairings.engine.day2``'s.
 
@@ -49,7 +50,8 @@ class Day2Row(CutRow, Protocol):
 
 
 class _Numbered(Protocol):
-    round: int
+    @property
+    def round(self) -> int: ...  # read-only: a frozen dataclass's field fits
 
 
 M = TypeVar("M", bound=_Numbered)
@@ -87,6 +89,37 @@ def day2_matches(matches: Iterable[M], day1_rounds: int) -> tuple[M, ...]:
         for m in matches
         if m.round > day1_rounds
     )
+
+
+class _Dropping(Protocol):
+    @property
+    def dropped_after_round(self) -> int | None: ...
+
+
+E = TypeVar("E", bound=_Dropping)
+
+
+def day2_entrants(entrants: Iterable[E], day1_rounds: int) -> tuple[E, ...]:
+    """The Day 2 players with their drops renumbered as :func:`day2_matches` renumbers the
+    rounds (R-2 with R-3): a player who dropped after round ``d`` of the event
+    (``dropped_after_round``) dropped after Day 2 round ``d - day1_rounds``, so their Day 2
+    win %, OWP and OOWP are frozen as of that Day 2 round, over the Day 2 rounds played
+    until then. A drop at or before the last Day 1 round becomes 0 (before Day 2 round 1);
+    players who never dropped are unchanged. Works on any frozen dataclass with a
+    ``dropped_after_round`` field (``Entrant``).
+
+    Without it a Day 2 drop (an event round above the Day 2 round count) would look like
+    no drop at all, and the player's Day 2 OWP and OOWP would use their opponents' final
+    win percentages.
+    """
+    return tuple(
+        e if (d := e.dropped_after_round) is None else _dropped_after(e, max(d - day1_rounds, 0))
+        for e in entrants
+    )
+
+
+def _dropped_after(entrant: E, round_: int) -> E:
+    return replace(entrant, dropped_after_round=round_)  # type: ignore[type-var]
 
 
 def day2_order(day2_rows: Sequence[Day2Row], carried: Mapping[str, int]) -> tuple[str, ...]:

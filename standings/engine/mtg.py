@@ -6,6 +6,8 @@ opponents' game-win % (OGW); then a random order drawn from ``random.Random(seed
 * **Match points** (M-PTS-1): 3 per win, 1 per draw, 0 per loss; a bye is a 2-0 win
   (3 match points, 6 game points over 2 games). Double and late-entry losses score 0; a
   late-entry loss is recorded 0-2 in games, like a match loss.
+* **Best-of-1** (``best_of=1``, issue 24 item 3): a bye is a 1-0 win (3 game points over
+  1 game), as melee.gg publishes it; a late-entry loss 0-1.
 * **MW%** (M-TB-1): match points ÷ (3 × rounds played, byes included), floor ``mwp_floor``.
 * **GW%** (M-TB-2): game points ÷ (3 × games played), floor ``mwp_floor``; game points
   (M-PTS-2) 3 per game won, 1 per drawn game.
@@ -18,7 +20,7 @@ opponents' game-win % (OGW); then a random order drawn from ``random.Random(seed
   (melee.gg) they do not. Match points and W-L-D stay those of the Swiss rounds either way.
 * **melee ranking**: melee.gg ranks by the player's own GW% *without* the floor (and
   publishes it unfloored as GWP), while OMW and OGW use floored values. Reproduced on both
-  published melee events in ``../shared/data/mtg`` (OMWP, GWP, OGWP to 6 decimals).
+  published melee events in ``tests/data/mtg`` (OMWP, GWP, OGWP to 6 decimals).
 
 The rows are the Swiss standings; final places after a top cut come from
 :func:`standings.engine.placement.top_cut_places` with this order (P-TC, R-4).
@@ -39,8 +41,17 @@ from .types import Entrant, MatchRecord, Outcome
 MTR_FLOOR = Fraction(33, 100)
 #: melee.gg's floor (R-7).
 MELEE_FLOOR = Fraction(1, 3)
-#: A late-entry loss counts as a match loss recorded 0-2.
-_LATE_LOSS_GAMES = GameRecord(0, 2, 0)
+
+
+def bye_games(best_of: int = 3) -> GameRecord:
+    """The games a bye counts as: the wins a match needs, none lost (M-PTS-1: 2-0 in a
+    best-of-3, 6 game points over 2 games; 1-0 in a best-of-1, as melee.gg counts it)."""
+    return BYE_GAMES if best_of == 3 else GameRecord(best_of // 2 + 1, 0, 0)
+
+
+def late_loss_games(best_of: int = 3) -> GameRecord:
+    """The games a late-entry loss counts as: a match loss, 0-2 (best-of-1: 0-1)."""
+    return GameRecord(0, best_of // 2 + 1, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +64,8 @@ class MtgStandingRow:
     gw_unfloored: GW% without the floor (melee.gg's GWP); omw, ogw: M-TB-3, M-TB-4.
     All percentages are exact Fractions 0..1. game_points / games: the GW% numerator
     (game points) and games played, over the records used for the tiebreakers.
+    unrecorded: of those records, the matches counted without a game record (an imported
+    match result only, issue 24 item 6): their games are in neither GW% part.
     """
 
     place: int | None
@@ -69,6 +82,7 @@ class MtgStandingRow:
     game_points: int
     games: int
     dropped: bool = False
+    unrecorded: int = 0
 
     @property
     def record(self) -> str:
@@ -87,6 +101,7 @@ class _Tally:
     game_points: int = 0
     games: int = 0
     opponents: list[str] = field(default_factory=list)
+    unrecorded: int = 0  # matches without a game record (issue 24, item 6)
 
     def add(self, points: int, result: int, games: GameRecord, opponent: str | None) -> None:
         """One round: ``result`` 1 win, 0 draw, -1 loss; ``games`` seen from this player."""
@@ -140,31 +155,40 @@ def mtg_standings(
     playoffs: Sequence[MatchRecord] = (),
     playoffs_in_tiebreakers: bool = False,
     melee_ranking: bool = False,
+    best_of: int = 3,
     seed: int = 0,
 ) -> tuple[MtgStandingRow, ...]:
     """The MTG Swiss standings after round ``rounds``, best first (see the module docstring).
 
     entrants: every player; ``dropped_after_round`` only sets ``dropped`` (MW% already
         divides by the rounds played). matches: Swiss results of any rounds; only
-        ``1 <= round <= rounds`` count, PENDING ignored. Every WIN or DRAW needs ``games``
-        (W-L-D for ``players[0]``, M-MATCH-1) agreeing with its result.
+        ``1 <= round <= rounds`` count, PENDING ignored. A WIN or DRAW's ``games`` (W-L-D
+        for ``players[0]``, M-MATCH-1) must agree with its result; a match without
+        ``games`` (an imported result only, issue 24 item 6) counts for match points, MW%
+        and OMW, not for GW% (the rows' ``unrecorded``).
     mwp_floor: 0.33 (MTR, WER) or 1/3 (melee.gg), R-7. playoffs: the single-elimination
         matches, used only when ``playoffs_in_tiebreakers`` (R-8); no draws (M-SE-2).
-    melee_ranking: rank by the unfloored GW% (melee.gg). seed: the final random order (I-1).
+    melee_ranking: rank by the unfloored GW% (melee.gg). best_of: games in a match, 3 or 1
+    (the event's match length): a bye counts 2-0 or 1-0 in games, a late-entry loss 0-2
+    or 0-1. seed: the final random order (I-1).
 
     Returns one :class:`MtgStandingRow` per entrant. Raises
     :class:`~standings.engine.errors.StandingsError` for unknown or duplicate players, a
-    missing game record, or a result that contradicts its games; a record the live rules
-    refuse (an official 3-0) is counted as recorded (``games.recorded_verdict``). Implements
+    result that contradicts its games, or an even ``best_of``; a
+    record the live rules refuse (an official 3-0) is counted as recorded
+    (``games.recorded_verdict``). Implements
     M-MATCH-1, M-PTS-1, M-PTS-2, M-TB, M-TB-1…4, M-SE-2, R-7, R-8.
     """
     ids = [e.id for e in entrants]
-    counted = [m for m in matches if 0 < m.round <= rounds]
-    swiss = _tallies(ids, counted, elimination=False)
-    with_playoffs = _tallies(ids, counted, elimination=False)
-    _read(with_playoffs, playoffs, elimination=True)  # always checked (M-SE-2)
-    tb = with_playoffs if playoffs_in_tiebreakers else swiss
-    values = _percentages(tb, mwp_floor)
+    swiss, tb, values = mtg_counting(
+        ids,
+        matches,
+        rounds=rounds,
+        mwp_floor=mwp_floor,
+        playoffs=playoffs,
+        playoffs_in_tiebreakers=playoffs_in_tiebreakers,
+        best_of=best_of,
+    )
     order = _rank(ids, swiss, values, melee_ranking, seed)
     dq = {e.id for e in entrants if e.disqualified}
     order = [p for p in order if p not in dq] + [p for p in order if p in dq]
@@ -179,17 +203,49 @@ def mtg_standings(
     )
 
 
+def mtg_counting(
+    ids: Sequence[str],
+    matches: Sequence[MatchRecord],
+    *,
+    rounds: int,
+    mwp_floor: Fraction = MTR_FLOOR,
+    playoffs: Sequence[MatchRecord] = (),
+    playoffs_in_tiebreakers: bool = False,
+    best_of: int = 3,
+) -> tuple[dict[str, _Tally], dict[str, _Tally], dict[str, _Values]]:
+    """What the standings and the tiebreaker receipts (``standings.engine.receipts``) both
+    read: ``(swiss, tiebreaker, values)``, the players' totals over the Swiss rounds
+    ``1..rounds``, the totals the tiebreakers count (the Swiss ones, or with the playoffs
+    when ``playoffs_in_tiebreakers``, R-8) and each player's MW%, GW%, OMW and OGW from
+    them (M-TB-1…4, floor ``mwp_floor``, R-7). Arguments as :func:`mtg_standings`; raises
+    :class:`~standings.engine.errors.StandingsError` as it does."""
+    if best_of < 1 or best_of % 2 == 0:
+        raise StandingsError(f"best of {best_of}: a match is best of an odd number of games")
+    counted = [m for m in matches if 0 < m.round <= rounds]
+    swiss = _tallies(ids, counted, elimination=False, best_of=best_of)
+    with_playoffs = _tallies(ids, counted, elimination=False, best_of=best_of)
+    _read(with_playoffs, playoffs, elimination=True, best_of=best_of)  # checked (M-SE-2)
+    tb = with_playoffs if playoffs_in_tiebreakers else swiss
+    return swiss, tb, _percentages(tb, mwp_floor)
+
+
 def _tallies(
-    ids: Sequence[str], matches: Sequence[MatchRecord], *, elimination: bool
+    ids: Sequence[str], matches: Sequence[MatchRecord], *, elimination: bool, best_of: int
 ) -> dict[str, _Tally]:
     tallies = {pid: _Tally() for pid in ids}
     if len(tallies) != len(ids):
         raise StandingsError("two entrants share the same id")
-    _read(tallies, matches, elimination=elimination)
+    _read(tallies, matches, elimination=elimination, best_of=best_of)
     return tallies
 
 
-def _read(tallies: dict[str, _Tally], matches: Sequence[MatchRecord], *, elimination: bool) -> None:
+def _read(
+    tallies: dict[str, _Tally],
+    matches: Sequence[MatchRecord],
+    *,
+    elimination: bool,
+    best_of: int,
+) -> None:
     """Add every decided match to the tallies (M-PTS-1, M-PTS-2, M-MATCH-1, M-SE-2)."""
     for m in matches:
         for pid in m.players:
@@ -198,7 +254,7 @@ def _read(tallies: dict[str, _Tally], matches: Sequence[MatchRecord], *, elimina
         if m.outcome == Outcome.PENDING:
             continue
         if m.outcome in (Outcome.BYE, Outcome.LATE_LOSS):
-            _single(tallies, m)
+            _single(tallies, m, best_of)
         elif len(m.players) != 2:
             raise StandingsError(f"round {m.round}: a {m.outcome} needs two players")
         elif m.outcome == Outcome.DOUBLE_LOSS:
@@ -209,23 +265,25 @@ def _read(tallies: dict[str, _Tally], matches: Sequence[MatchRecord], *, elimina
             _decided(tallies, m, elimination)
 
 
-def _single(tallies: dict[str, _Tally], m: MatchRecord) -> None:
+def _single(tallies: dict[str, _Tally], m: MatchRecord, best_of: int) -> None:
     if len(m.players) != 1:
         raise StandingsError(f"round {m.round}: a {m.outcome} has exactly one player")
     if m.outcome == Outcome.BYE:
-        tallies[m.players[0]].add(3, 1, BYE_GAMES, None)
+        tallies[m.players[0]].add(3, 1, bye_games(best_of), None)
     else:
-        tallies[m.players[0]].add(0, -1, _LATE_LOSS_GAMES, None)
+        tallies[m.players[0]].add(0, -1, late_loss_games(best_of), None)
 
 
 def _decided(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool) -> None:
-    """A WIN or DRAW with its game record, checked against the result."""
+    """A WIN or DRAW with its game record, checked against the result; without one (an
+    imported match result only, issue 24 item 6) :func:`_unrecorded`."""
     a, b = m.players
     where = f"round {m.round}, {a} vs {b}"
-    if m.games is None:
-        raise StandingsError(f"{where}: the game record (W-L-D) is missing")
     if m.outcome == Outcome.WIN and m.winner not in m.players:
         raise StandingsError(f"{where}: winner {m.winner!r} did not play")
+    if m.games is None:
+        _unrecorded(tallies, m, elimination, where)
+        return
     claimed = None if m.outcome == Outcome.DRAW else m.players.index(m.winner or "")
     record = GameRecord(*m.games)
     try:
@@ -242,6 +300,23 @@ def _decided(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool) -> N
         result = 1 if verdict.winner == 0 else -1
         tallies[a].add(3 if result == 1 else 0, result, record, b)
         tallies[b].add(3 if result == -1 else 0, -result, flipped, a)
+
+
+def _unrecorded(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool, where: str) -> None:
+    """A WIN or DRAW recorded without its games (issue 24, item 6): match points, MW% and
+    OMW count it exactly (M-PTS-1, M-TB-1, M-TB-3); it adds no game to GW% (M-TB-2), which
+    then counts the games known; each player's ``unrecorded`` says how many such matches
+    they have. A draw in single elimination is refused (M-SE-2)."""
+    a, b = m.players
+    if m.outcome == Outcome.DRAW and elimination:
+        raise StandingsError(f"{where}: a single-elimination match cannot end in a draw")
+    result = 0 if m.outcome == Outcome.DRAW else (1 if m.winner == a else -1)
+    points = {1: 3, 0: 1, -1: 0}  # M-PTS-1, seen from the player: won, drawn, lost
+    none = GameRecord(0, 0, 0)
+    tallies[a].add(points[result], result, none, b)
+    tallies[b].add(points[-result], -result, none, a)
+    tallies[a].unrecorded += 1
+    tallies[b].unrecorded += 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,4 +381,5 @@ def _row(
         game_points=tb.game_points,
         games=tb.games,
         dropped=dropped,
+        unrecorded=tb.unrecorded,
     )

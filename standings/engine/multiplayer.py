@@ -1,6 +1,6 @@
 """Standings of multiplayer (Commander-style) pod events: points and the MP tiebreakers.
 
-Rules (RULES.md section 9, the Multiplayer Addendum's Match Points … OMWP sections):
+Rules (docs/rules.md section 9, the Multiplayer Addendum's Match Points … OMWP sections):
 
 * MP-PTS-1: a match win is worth ``2n − 1`` points with ``n`` the *standard* pod size of
   the event (7 for pods of 4), also in a smaller pod and for a bye; a drawn pod gives 1
@@ -183,10 +183,37 @@ def multiplayer_standings(
     seated twice in a round, or a winner / excluded player / game not of the pod.
     """
     ppw = points_per_win(standard)
-    tallies = _tally(entrants, results, rounds, standard)
-    mwp = {pid: _mwp(t, ppw) for pid, t in tallies.items()}
+    tallies, mwp = multiplayer_counting(entrants, results, rounds=rounds, standard=standard)
     rows = [_row(e, tallies, mwp, ppw, rounds, phantom_in_oamp) for e in entrants]
     return _ranked(rows, {e.id for e in entrants if e.disqualified}, seed)
+
+
+def multiplayer_counting(
+    entrants: Sequence[Entrant], results: Sequence[PodResult], *, rounds: int, standard: int
+) -> tuple[dict[str, _Tally], dict[str, Fraction]]:
+    """Every entrant's totals over rounds ``1..rounds`` and their MWP (MP-TB-1): what the
+    standings and the tiebreaker receipts (``standings.engine.receipts``) both read.
+    Raises :class:`~standings.engine.errors.StandingsError` as the standings do."""
+    ppw = points_per_win(standard)
+    tallies = _tally(entrants, results, rounds, standard)
+    return tallies, {pid: _mwp(t, ppw) for pid, t in tallies.items()}
+
+
+def opponent_terms(
+    t: _Tally,
+    tallies: dict[str, _Tally],
+    mwp: dict[str, Fraction],
+    ppw: int,
+    phantom_in_oamp: bool,
+) -> tuple[list[int], list[Fraction]]:
+    """The terms a player's OAMP and OMWP average, in order: one per opponent faced, then
+    one per phantom opponent. OAMP (MP-TB-2): each opponent's match points (a phantom's
+    0 only when ``phantom_in_oamp``); OMWP (MP-TB-3): each opponent's MWP floored at
+    ``1 / ppw``, every phantom exactly that floor."""
+    floor = Fraction(1, ppw)
+    oamp = [tallies[o].points for o in t.opponents] + [0] * (t.phantoms if phantom_in_oamp else 0)
+    omwp = [max(mwp[o], floor) for o in t.opponents] + [floor] * t.phantoms
+    return oamp, omwp
 
 
 def _tally(
@@ -261,13 +288,8 @@ def _row(
     phantom_in_oamp: bool,
 ) -> MultiplayerRow:
     t = tallies[e.id]
-    floor = Fraction(1, ppw)
-    # MP-TB-2: mean match points of the opponents faced (phantoms only if asked: 0 each).
-    oamp_terms = len(t.opponents) + (t.phantoms if phantom_in_oamp else 0)
-    oamp_sum = sum(tallies[o].points for o in t.opponents)
-    # MP-TB-3: opponents' MWP floored at 1/ppw, one phantom at the floor per missing seat.
-    omwp_terms = len(t.opponents) + t.phantoms
-    omwp_sum = sum((max(mwp[o], floor) for o in t.opponents), t.phantoms * floor)
+    # MP-TB-2 / MP-TB-3: the means of the opponents' terms (phantoms included as told).
+    oamp_terms, omwp_terms = opponent_terms(t, tallies, mwp, ppw, phantom_in_oamp)
     return MultiplayerRow(
         place=None,
         player=e.id,
@@ -278,8 +300,8 @@ def _row(
         byes=t.byes,
         game_points=t.game_points,
         mwp=mwp[e.id],
-        oamp=Fraction(oamp_sum, oamp_terms) if oamp_terms else Fraction(0),
-        omwp=omwp_sum / omwp_terms if omwp_terms else Fraction(0),
+        oamp=Fraction(sum(oamp_terms), len(oamp_terms)) if oamp_terms else Fraction(0),
+        omwp=sum(omwp_terms, Fraction(0)) / len(omwp_terms) if omwp_terms else Fraction(0),
         dropped=e.dropped_after_round is not None and e.dropped_after_round <= rounds,
     )
 

@@ -36,7 +36,7 @@ def pokemon_standings(
 ) -> tuple[StandingRow, ...]:
     """The Swiss standings after round ``rounds``, best first.
 
-    entrants: every player of the pod (R-5: a combined Junior+Senior pod is one call;
+    entrants: every player of the pairing group (R-5: a combined Junior+Senior group is one call;
         filter the result by division for the per-division places). ``late`` marks
         tardiness (P-TB-1); ``dropped_after_round`` freezes tiebreakers (R-2).
     matches: results of any rounds; only ``1 <= round <= rounds`` count, PENDING ignored.

@@ -133,52 +133,107 @@ class _Snapshots:
             self._win[key] = v
         return v
 
+    def win_terms(self, x: int, r: int) -> list[int]:
+        """Win % numerators of the opponents ``x`` met in rounds <= r, each as of r, in the
+        order met: the terms of ``x``'s OWP as of r (P-TB-2, P-TB-5, R-2)."""
+        return [self.win(o, r) for o in self.h.opponents_as_of(x, r)]
+
+    def owp_terms(self, x: int, r: int) -> list[int]:
+        """OWP numerators of the opponents ``x`` met in rounds <= r, each as of r (and
+        frozen at their own drop round): the terms of ``x``'s OOWP as of r (P-TB-3, R-2)."""
+        return [self.owp(o, r) for o in self.h.opponents_as_of(x, r)]
+
+    def mean(self, terms: list[int]) -> int:
+        """The mean of ``terms`` (numerators over one denominator) as a numerator over that
+        denominator times ``L``; 0 without terms (a player without opponents)."""
+        return sum(terms) * self.ldiv[len(terms)] if terms else 0
+
     def owp(self, x: int, r: int) -> int:
         """OWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
         r = min(r, self.h.drop[x])
         key = r * self.players + x
-        if key not in self._owp:
-            opps = self.h.opponents_as_of(x, r)
-            total = sum(self.win(o, r) for o in opps)
-            self._owp[key] = total * self.ldiv[len(opps)] if opps else 0
-        return self._owp[key]
+        v = self._owp.get(key)
+        if v is None:
+            v = self._owp[key] = self.mean(self.win_terms(x, r))
+        return v
 
     def oowp(self, x: int, r: int) -> int:
         """OOWP numerator of ``x`` as of round r; frozen at the drop round (R-2)."""
         r = min(r, self.h.drop[x])
         key = r * self.players + x
-        if key not in self._oowp:
-            opps = self.h.opponents_as_of(x, r)
-            total = sum(self.owp(o, r) for o in opps)
-            self._oowp[key] = total * self.ldiv[len(opps)] if opps else 0
-        return self._oowp[key]
+        v = self._oowp.get(key)
+        if v is None:
+            v = self._oowp[key] = self.mean(self.owp_terms(x, r))
+        return v
+
+
+class Counting:
+    """What every player's OWP and OOWP are averaged from, after round ``h.rounds``
+    (P-TB-2, P-TB-3, P-TB-5, R-1, R-2): the standings (:func:`scaled_tiebreakers`) and
+    the tiebreaker receipts (``standings.engine.receipts``) read the same term lists, so
+    the two cannot disagree.
+
+    Values are integer numerators: ``win`` (each player's own win %, floored and, for a
+    dropped player, capped) over ``win_den``; ``owp`` (filled by :meth:`scaled`) over
+    ``owp_den``; OOWP over ``oowp_den``. ``snap`` holds the values as of earlier rounds.
+    """
+
+    def __init__(self, h: History) -> None:
+        most = max(max(h.counted, default=0), 1)
+        big_l = lcm(*range(1, most + 1))
+        self.h = h
+        self.win_den = 4 * big_l
+        self.owp_den = self.win_den * big_l
+        self.oowp_den = self.owp_den * big_l
+        ldiv = [0] + [big_l // k for k in range(1, most + 1)]
+        self.snap = _Snapshots(h, self.win_den, ldiv)
+        self.win = _final_win(h, self.snap)
+        self.owp: list[int] = []
+
+    def as_of(self, i: int) -> int:
+        """The round player ``i``'s OWP and OOWP are taken as of: the round they dropped
+        after when that is before the last round (frozen, R-2), else the last round."""
+        return min(self.h.drop[i], self.h.rounds)
+
+    def opponents(self, i: int) -> list[int]:
+        """Indexes of the opponents behind ``i``'s OWP and OOWP, in the order met: those
+        met up to :meth:`as_of` (byes and late-entry losses have none, P-TB-5, I-5)."""
+        r = self.as_of(i)
+        return self.h.opponents_as_of(i, r) if r < self.h.rounds else self.h.opps[i]
+
+    def win_terms(self, i: int) -> list[int]:
+        """The win % numerators averaged into ``i``'s OWP, one per opponent of
+        :meth:`opponents`, each as of :meth:`as_of` (P-TB-2, R-1, R-2)."""
+        r = self.as_of(i)
+        if r < self.h.rounds:
+            return self.snap.win_terms(i, r)
+        win = self.win
+        return [win[o] for o in self.h.opps[i]]
+
+    def owp_terms(self, i: int) -> list[int]:
+        """The OWP numerators averaged into ``i``'s OOWP, one per opponent of
+        :meth:`opponents` (P-TB-3, R-2). Needs :meth:`scaled` first."""
+        r = self.as_of(i)
+        if r < self.h.rounds:
+            return self.snap.owp_terms(i, r)
+        owp = self.owp
+        return [owp[o] for o in self.h.opps[i]]
+
+    def scaled(self) -> Scaled:
+        """Every player's win %, OWP and OOWP numerators: the means of the term lists."""
+        mean, players = self.snap.mean, range(len(self.win))
+        self.owp = [mean(self.win_terms(i)) for i in players]
+        oowp = [mean(self.owp_terms(i)) for i in players]
+        return Scaled(self.win, self.owp, oowp, self.win_den, self.owp_den, self.oowp_den)
 
 
 def scaled_tiebreakers(h: History) -> Scaled:
-    """Win %, OWP and OOWP numerators of every player of ``h`` as of ``h.rounds`` (R-2).
+    """Win %, OWP and OOWP numerators of every player of ``h`` as of ``h.rounds`` (R-2):
+    the means of :class:`Counting`'s term lists.
 
     Implements P-TB-2, P-TB-3, P-TB-5, P-TB-7, R-1, R-2, I-5; see the module docstring.
     """
-    most = max(max(h.counted, default=0), 1)
-    big_l = lcm(*range(1, most + 1))
-    d = 4 * big_l
-    ldiv = [0] + [big_l // k for k in range(1, most + 1)]
-    snap = _Snapshots(h, d, ldiv)
-    win = _final_win(h, snap)
-    last = h.rounds
-    owp = [0] * len(win)
-    oowp = [0] * len(win)
-    for i, (opps, drop) in enumerate(zip(h.opps, h.drop, strict=True)):
-        if drop < last:
-            owp[i] = snap.owp(i, drop)
-        elif opps:
-            owp[i] = sum(map(win.__getitem__, opps)) * ldiv[len(opps)]
-    for i, (opps, drop) in enumerate(zip(h.opps, h.drop, strict=True)):
-        if drop < last:
-            oowp[i] = snap.oowp(i, drop)
-        elif opps:
-            oowp[i] = sum(map(owp.__getitem__, opps)) * ldiv[len(opps)]
-    return Scaled(win, owp, oowp, d, d * big_l, d * big_l * big_l)
+    return Counting(h).scaled()
 
 
 def _final_win(h: History, snap: _Snapshots) -> list[int]:

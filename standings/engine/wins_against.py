@@ -88,13 +88,8 @@ def wins_against_standings(
     (``games.recorded_verdict``). Implements W-SW-1 (a bye is a win), W-TB-1, W-TB-2.
     """
     ids = [e.id for e in entrants]
-    tallies = {pid: _Tally() for pid in ids}
-    if len(tallies) != len(ids):
-        raise StandingsError("two entrants share the same id")
-    for m in matches:
-        if 0 < m.round <= rounds:
-            _add(tallies, m, bye_game_wins)
-    against = {p: sum(tallies[o].wins for o in t.beaten) for p, t in tallies.items()}
+    tallies = wins_against_counting(ids, matches, rounds=rounds, bye_game_wins=bye_game_wins)
+    against = {p: sum(beaten_wins(tallies, t)) for p, t in tallies.items()}
     order = _rank(ids, tallies, against, seed)
     dq = {e.id for e in entrants if e.disqualified}
     order = [p for p in order if p not in dq] + [p for p in order if p in dq]
@@ -107,6 +102,28 @@ def wins_against_standings(
         _row(None if p in dq else k, p, tallies[p], against[p], p in dropped)
         for k, p in enumerate(order, start=1)
     )
+
+
+def wins_against_counting(
+    ids: Sequence[str], matches: Sequence[MatchRecord], *, rounds: int, bye_game_wins: int
+) -> dict[str, _Tally]:
+    """Every player's wins, losses, byes, game wins and the opponents they beat over rounds
+    ``1..rounds``: what the standings and the tiebreaker receipts
+    (``standings.engine.receipts``) both read. Raises
+    :class:`~standings.engine.errors.StandingsError` as the standings do."""
+    tallies = {pid: _Tally() for pid in ids}
+    if len(tallies) != len(ids):
+        raise StandingsError("two entrants share the same id")
+    for m in matches:
+        if 0 < m.round <= rounds:
+            _add(tallies, m, bye_game_wins)
+    return tallies
+
+
+def beaten_wins(tallies: dict[str, _Tally], t: _Tally) -> list[int]:
+    """The terms of a player's wins against (W-TB-1): the final wins of each opponent they
+    beat, in the order beaten (a bye adds none)."""
+    return [tallies[o].wins for o in t.beaten]
 
 
 def _add(tallies: dict[str, _Tally], m: MatchRecord, bye_game_wins: int) -> None:

@@ -3,25 +3,40 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_safe
 
 from tournaments.selectors import standings_for_public
-from tournaments.views.common import public_event_context, public_event_or_404, public_page
+from tournaments.selectors.outlook import outlook_for_public
+from tournaments.views.common import (
+    HtmxRequest,
+    public_event_context,
+    public_event_or_404,
+    public_page,
+)
 from tournaments.views.prebuilt import prebuilt, standings_page
 
+from ..models import CutOutlook
+from ..receipts import receipt_links
 from ..services import standings_latest
 
 
 @require_safe
 @prebuilt(standings_page)
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """The latest standings: place, record, match points, OWP and OOWP (P-TB-8): the
-    prebuilt response when stored (no query, ``tournaments.views.prebuilt``), else
-    rendered, 3 queries."""
+def standings(request: HtmxRequest, slug: str) -> HttpResponse:
+    """The latest standings: place, record, match points, OWP and OOWP (P-TB-8), each name
+    a link to the player's tiebreaker receipt (issue 24, item 2): the prebuilt response
+    when stored (no query, ``tournaments.views.prebuilt``), else rendered, 3 queries (one
+    more for the receipt links when the tables are not in the template cache)."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)
     snapshot = standings_latest(event)
     context["snapshot"] = snapshot
     context["divisions"] = standings_for_public(snapshot.data) if snapshot else []
+    context["receipt_links"] = SimpleLazyObject(lambda: receipt_links(event))  # read if shown
+    # issue 24, item 1: the cut-line outlook of these standings, once computed (1 query)
+    stored = CutOutlook.objects.filter(snapshot=snapshot).first() if snapshot else None
+    context["outlook"] = outlook_for_public(stored.data) if stored else None
+    context["outlook_id"] = stored.pk if stored else 0
     return public_page(request, "standings/public/standings.html", context)

@@ -9,19 +9,20 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from tournaments.messages import shown
 from tournaments.models import Event
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import standings_for_public
-from tournaments.views.common import int_param, wants_fragment
+from tournaments.stored_text import shown
+from tournaments.views.common import HtmxRequest, int_param, wants_fragment
 from tournaments.views.printing import paper_context
 
+from ..receipts import receipt_links
 from ..services import standings_latest, standings_request, standings_run_latest
 
 
 @require_safe
 @event_operator_required
-def standings(request: HttpRequest, event: Event) -> HttpResponse:
+def standings(request: HtmxRequest, event: Event) -> HttpResponse:
     """Standings after each round (every computed version is kept, P-POST-3): the latest,
     or ``?snapshot=<id>``; the final standings once the event is finished."""
     versions = list(event.standings.defer("data").order_by("-computed_at", "-id")[:100])
@@ -40,6 +41,7 @@ def standings(request: HttpRequest, event: Event) -> HttpResponse:
         "versions": versions,
         "snapshot": snapshot,
         "divisions": standings_for_public(snapshot.data) if snapshot else [],
+        "receipt_links": receipt_links(event) if snapshot else {},  # issue 24, item 2
     }
     return render(request, "standings/staff/standings.html", context)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
@@ -16,7 +16,7 @@ from rulesets import get_ruleset
 from tournaments.models import Event, Match
 from tournaments.permissions import event_operator_required
 from tournaments.selectors import match_for_staff
-from tournaments.views.common import wants_fragment
+from tournaments.views.common import HtmxRequest, wants_fragment
 
 from ..engine.wins_against import MatchState, NextStep, Resolution, TimeCallError, time_called
 
@@ -59,7 +59,7 @@ def _decided_score(resolution: Resolution | None, form: TimeCalledForm) -> str:
 
 @require_safe
 @event_operator_required
-def time_called_view(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+def time_called_view(request: HtmxRequest, event: Event, match_id: int) -> HttpResponse:
     """Resolve time called (W-TIME-1): the match state in, what happens next out, with
     the sudden-death procedure (W-TIME-2); then the slip to record the outcome. HTMX
     gets only the answer."""

@@ -2,7 +2,9 @@
    Each clock carries its start (data-started-ms), its ended pauses (data-paused-s) and
    its limit (data-limit-s, absent when untimed); a paused clock (data-paused) shows the
    server's frozen time and does not count, nor does the clock of a complete round
-   (data-complete: the time when its last result came in). The page carries the server's "now"
+   (data-complete: the time when its last result came in). A ".live-clock" element
+   (issue 23: the floor board's waiting times and each table's time used) is its own
+   value and counts up from its data-started-ms the same way. The page carries the server's "now"
    (data-server-ms); the offset between it and this device's clock is measured when the
    page (or its refreshed part) arrives, so a phone or projector with a wrong clock still
    shows the server's time. The page's own refresh (hx-trigger) pauses on hidden tabs;
@@ -33,13 +35,14 @@
   function tick() {
     if (document.hidden) return;
     var now = Date.now() + offset;
-    document.querySelectorAll(".round-clock[data-started-ms]").forEach(function (el) {
+    var clocks = ".round-clock[data-started-ms], .live-clock[data-started-ms]";
+    document.querySelectorAll(clocks).forEach(function (el) {
       if (el.hasAttribute("data-paused") || el.hasAttribute("data-complete")) return;
       var run = (now - Number(el.dataset.startedMs)) / 1000 - Number(el.dataset.pausedS || 0);
       var elapsed = Math.max(0, Math.floor(run));
       var limit = el.dataset.limitS;
       var shown = limit === undefined ? elapsed : Number(limit) - elapsed;
-      var out = el.querySelector(".clock-value");
+      var out = el.classList.contains("live-clock") ? el : el.querySelector(".clock-value");
       if (out) out.textContent = text(shown);
     });
   }

@@ -23,7 +23,8 @@ from standings.models import StandingsSnapshot
 from standings.services import standings_compute
 from tests import factories
 from tournaments import services
-from tournaments.models import Event, Match, Outcome, Round, RoundStatus
+from tournaments.models import Event, Match, Round, RoundStatus
+from tournaments.services import Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -78,7 +79,7 @@ def _play(rnd: Round, by) -> None:
     """Every table won by its first seat."""
     for m in Match.objects.filter(round=rnd).prefetch_related("seats__registration"):
         first = sorted(m.seats.all(), key=lambda s: s.seat)[0].registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first, by=by)
+        services.slip_enter(match=m, result=Result.win(first), by=by)
 
 
 def _event_after_two_rounds():

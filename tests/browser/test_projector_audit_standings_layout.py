@@ -15,7 +15,8 @@ from playwright.sync_api import expect
 from standings.services import standings_compute
 from tests import factories
 from tournaments import services
-from tournaments.models import AuditEvent, Match, Outcome, Round
+from tournaments.models import AuditEvent, Match, Round
+from tournaments.services import Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -45,7 +46,7 @@ def play(rnd: Round, by, tables: int | None = None) -> None:
     matches = Match.objects.filter(round=rnd).order_by("table").prefetch_related("seats")
     for m in list(matches)[:tables]:
         first = sorted(m.seats.all(), key=lambda s: s.seat)[0].registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first, by=by)
+        services.slip_enter(match=m, result=Result.win(first), by=by)
 
 
 def box(page, selector: str) -> dict:

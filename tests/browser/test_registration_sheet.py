@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tournaments import services
-from tournaments.models import Event, Outcome
+from tournaments.models import Event
+from tournaments.services import Result
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -118,13 +119,12 @@ def test_screenshots_of_the_changed_staff_pages(live_server, browser):
     services.event_update(event=event, by=olivia, location="Town hall")
     r1 = factories.round_in_order(event, by=olivia)
     for m in r1.matches.all():
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=olivia)
+        services.slip_enter(match=m, result=Result.draw(), by=olivia)
     m = r1.matches.order_by("table").first()
     m.refresh_from_db()
     services.result_correct(
         match=m,
-        outcome=Outcome.WIN,
-        winner=m.seats.order_by("seat").first().registration,
+        result=Result.win(m.seats.order_by("seat").first().registration),
         version=m.version,
         by=olivia,
         reason="The players signed the wrong box on the slip; both confirmed the winner",

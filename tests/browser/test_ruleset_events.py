@@ -37,7 +37,9 @@ def _create_event(page, url: str, ruleset: str, name: str, expected: str) -> str
     page.locator("#id_name").fill(name)
     page.get_by_role("button", name="Create event").click()
     expect(page).to_have_url(re.compile(r"/e/[^/]+/staff/players/$"))
-    slug = re.search(r"/e/([^/]+)/staff/", page.url).group(1)
+    found = re.search(r"/e/([^/]+)/staff/", page.url)
+    assert found is not None
+    slug = found.group(1)
     lines = "\n".join(f"Player {n:02d},{9000 + n}" for n in range(1, 9))
     page.locator("#import-players textarea[name=lines]").fill(lines)
     page.locator("#import-players").get_by_role("button", name="Preview").click()

@@ -1,6 +1,6 @@
 """docker-compose.yml keeps the application running (issue 21, item 5): web, live, worker
 and beat restart unless stopped; web is checked over HTTP and the worker by a Celery ping
-(the compose file is not run by the test suite: no Docker engine here, README "Docker")."""
+(the compose file is not run by the test suite: no Docker engine here, docs/operations.md "Docker")."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ def test_the_worker_is_checked_by_a_ping_to_itself(services):
     ]
 
 
+@pytest.mark.multiprocess
 @pytest.mark.django_db
 def test_the_web_check_passes_against_a_running_server_and_fails_without_one(services, live_server):
     """The web service's check, run as compose runs it, against this test's server."""

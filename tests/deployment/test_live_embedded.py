@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.multiprocess  # starts other processes
+
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "demo-cup"
 FINISH_ROUND = """

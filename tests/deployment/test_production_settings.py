@@ -18,7 +18,7 @@ from tests import factories
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The production example of README.md ("Configuration"), with a fresh key.
+# The production example of docs/operations.md ("Configuration"), with a fresh key.
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": secrets.token_urlsafe(50),
@@ -50,6 +50,7 @@ def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.multiprocess
 def test_check_deploy_passes_with_the_documented_production_environment():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -57,6 +58,7 @@ def test_check_deploy_passes_with_the_documented_production_environment():
     assert "WARNING" not in result.stdout + result.stderr
 
 
+@pytest.mark.multiprocess
 def test_the_https_settings_come_from_the_environment():
     show = (
         "from django.conf import settings as s; print(s.SECURE_PROXY_SSL_HEADER, "
@@ -73,6 +75,7 @@ def test_the_https_settings_come_from_the_environment():
     ]
 
 
+@pytest.mark.multiprocess
 @pytest.mark.parametrize("key", [None, ""], ids=["unset", "empty"])
 def test_with_debug_off_and_no_secret_key_the_app_refuses_to_start(key):
     env = {k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"}
@@ -83,12 +86,14 @@ def test_with_debug_off_and_no_secret_key_the_app_refuses_to_start(key):
     assert "ImproperlyConfigured: Set SECRET_KEY" in result.stderr
 
 
+@pytest.mark.multiprocess
 def test_with_nothing_set_debug_is_off_and_a_secret_key_is_required():
     result = manage("check", env={})
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr and "DEBUG=true" in result.stderr
 
 
+@pytest.mark.multiprocess
 def test_the_development_server_needs_no_configuration_with_debug_on():
     result = manage("check", env={"DEBUG": "true"})  # what `make run` sets
     assert result.returncode == 0, result.stderr

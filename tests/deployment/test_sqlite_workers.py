@@ -13,6 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.multiprocess  # starts other processes
+
 WRITER = Path(__file__).with_name("sqlite_writer.py")
 WRITES = 150
 

@@ -138,7 +138,7 @@ def test_I_4_other_division_same_record_before_other_division_nearest_record():
         assert matches(result) == {frozenset({"J", "S6"}), frozenset({"S3a", "S3b"})}
         assert result.pairings[0].why == "other division: same record"
         assert result.notes == (
-            "Age-modified pod: 1 pairing across divisions (no opponent of the same division "
+            "Age-modified group: 1 pairing across divisions (no opponent of the same division "
             "was left).",
         )
 

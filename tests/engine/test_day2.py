@@ -9,7 +9,7 @@ import pytest
 
 from pairings.engine.day2 import day2_players
 from pairings.engine.swiss import pair_swiss
-from standings.engine.day2 import day2_cut, day2_matches, day2_order
+from standings.engine.day2 import day2_cut, day2_entrants, day2_matches, day2_order
 from standings.engine.ranking import pokemon_standings
 from standings.engine.types import Entrant, MatchRecord, Outcome, StandingRow
 
@@ -124,3 +124,43 @@ def test_P_D2_2_match_points_carry_over_into_the_day_2_order():
     carried = {"A": 9, "B": 6, "C": 3, "D": 0}
     # Totals A 12, B 12, C 3, D 3: A above B on Day 2 OWP (5/8 > 1/2), D above C likewise.
     assert day2_order(rows, carried) == ("A", "B", "D", "C")
+
+
+# --- R-2 with R-3: a Day 2 drop is frozen at the Day 2 round of the drop ------------------------
+
+
+# Day 1 is round 1; Day 2 is rounds 2-4 (Day 2 rounds 1-3). F drops after round 3 (Day 2
+# round 2); C has the bye in Day 2 round 3.
+TWO_DAYS = [
+    win(1, "A", "B"), win(1, "C", "D"), win(1, "E", "F"),
+    win(2, "A", "B"), win(2, "C", "D"), win(2, "E", "F"),
+    win(3, "A", "C"), win(3, "B", "E"), win(3, "F", "D"),
+    win(4, "E", "A"), win(4, "B", "D"), MatchRecord(4, ("C",), Outcome.BYE),
+]  # fmt: skip
+SIX = [Entrant(pid, dropped_after_round=3 if pid == "F" else None) for pid in "ABCDEF"]
+
+
+def test_R_2_R_3_day_2_drops_are_renumbered_like_the_rounds():
+    renumbered = day2_entrants([*SIX, Entrant("G", dropped_after_round=1)], 1)
+    assert [e.dropped_after_round for e in renumbered] == [None] * 5 + [2, 0]
+
+
+def test_R_2_R_3_a_day_2_drop_keeps_the_owp_and_oowp_of_their_drop_round():
+    day2 = day2_matches(TWO_DAYS, 1)
+    final = {r.player: r for r in pokemon_standings(day2_entrants(SIX, 1), day2, rounds=3)}
+    at_drop = {r.player: r for r in pokemon_standings(day2_entrants(SIX, 1), day2, rounds=2)}
+    # As of Day 2 round 2, F (1-1) met E (1-1, 50 %) and D (0-2, 25 %): OWP 3/8; E met F
+    # and B (1-1 each): OWP 1/2; D met C and F (1-1 each): OWP 1/2; so F's OOWP is 1/2.
+    assert (final["F"].owp, final["F"].oowp) == (F(3, 8), F(1, 2))
+    assert (final["F"].owp, final["F"].oowp) == (at_drop["F"].owp, at_drop["F"].oowp)
+    assert final["F"].dropped and final["F"].win_pct == F(1, 2)
+    # Others' OOWP averages F's frozen OWP: E met F (3/8), B (A 2/3, E 2/3, D 1/4 → 19/36)
+    # and A (B 2/3, C 1/2, E 2/3 → 11/18).
+    assert final["E"].oowp == (F(3, 8) + F(19, 36) + F(11, 18)) / 3 == F(109, 216)
+
+
+def test_R_2_R_3_without_renumbering_the_drop_day_2_opponents_final_values_were_used():
+    # The drop as an event round (3) reads as Day 2 round 3, the last one: nothing frozen.
+    stale = {r.player: r for r in pokemon_standings(SIX, day2_matches(TWO_DAYS, 1), rounds=3)}
+    # E ends 2-1 (2/3), D 0-3 (1/4): (2/3 + 1/4) / 2 = 11/24; OOWP over their final OWP.
+    assert (stale["F"].owp, stale["F"].oowp) == (F(11, 24), F(7, 12))

@@ -1,4 +1,4 @@
-"""The engines are pure Python (STYLE.md principle 1): no module under pairings/engine or
+"""The engines are pure Python (docs/style.md principle 1): no module under pairings/engine or
 standings/engine imports django, and the pairing engine draws randomness only from the
 ``random.Random`` passed in (I-1)."""
 
@@ -34,8 +34,9 @@ def django_imports(source: str) -> list[str]:
         elif isinstance(node, ast.Call) and node.args:
             name = ast.unparse(node.func)
             arg = node.args[0]
-            literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
-            if name in ("__import__", "importlib.import_module") and literal:
+            if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+                continue
+            if name in ("__import__", "importlib.import_module"):
                 found += [arg.value] if _is_django(arg.value) else []
     return found
 

@@ -123,28 +123,28 @@ def test_M_PTS_2_game_points_count_drawn_games_and_unfinished_games_as_draws() -
 
 
 def test_M_TB_1_5_2_1_in_8_rounds_is_16_of_24() -> None:
-    plan = {"p": [("2-0", [])] * 5 + [("0-2", [])] * 2 + [("1-1-1", [])]}
+    plan: Plan = {"p": [(r, []) for r in ["2-0"] * 5 + ["0-2"] * 2 + ["1-1-1"]]}
     assert standings(plan)["p"].mw == F(16, 24)
 
 
 def test_M_TB_1_withdrawn_1_3_floors_at_0_33() -> None:
-    plan = {"p": [("2-0", []), ("0-2", []), ("0-2", []), ("0-2", [])]}
+    plan: Plan = {"p": [("2-0", []), ("0-2", []), ("0-2", []), ("0-2", [])]}
     assert standings(plan)["p"].mw == F(33, 100)  # 3/12 = 0.25 → 0.33
 
 
 def test_M_TB_1_withdrawn_3_2_with_a_bye_is_9_of_15() -> None:
-    plan = {"p": [("bye", []), ("2-0", []), ("2-1", []), ("0-2", []), ("1-2", [])]}
+    plan: Plan = {"p": [("bye", []), ("2-0", []), ("2-1", []), ("0-2", []), ("1-2", [])]}
     assert standings(plan)["p"].mw == F(9, 15)
 
 
 def test_M_TB_2_game_win_pct_21_of_30() -> None:
-    plan = {"p": [("2-0", []), ("2-1", []), ("1-2", []), ("2-0", [])]}
+    plan: Plan = {"p": [("2-0", []), ("2-1", []), ("1-2", []), ("2-0", [])]}
     row = standings(plan)["p"]
     assert (row.game_points, row.games, row.gw) == (21, 10, F(7, 10))
 
 
 def test_M_TB_2_game_win_pct_9_of_33_floors_at_0_33() -> None:
-    plan = {"p": [("1-2", []), ("1-2", []), ("0-2", []), ("1-2", [])]}
+    plan: Plan = {"p": [("1-2", []), ("1-2", []), ("0-2", []), ("1-2", [])]}
     row = standings(plan)["p"]
     assert (row.game_points, row.games) == (9, 11)
     assert row.gw == F(33, 100)
@@ -233,7 +233,7 @@ def test_M_TB_players_tied_on_everything_are_ordered_by_the_seed() -> None:
 
 
 def test_R_7_default_floor_is_0_33_and_one_third_is_an_option() -> None:
-    plan = {"p": [("2-0", []), ("0-2", []), ("0-2", []), ("0-2", [])]}
+    plan: Plan = {"p": [("2-0", []), ("0-2", []), ("0-2", []), ("0-2", [])]}
     assert standings(plan)["p"].mw == F(33, 100)
     assert standings(plan, mwp_floor=MELEE_FLOOR)["p"].mw == F(1, 3)
     assert match_win_pct(0, 4) == F(33, 100)
@@ -323,10 +323,15 @@ def test_M_SE_1_draft_playoff_pairs_seat_1_v_5_and_their_winner_meets_3_v_7() ->
 # --- inputs refused, drops, disqualification --------------------------------------------------
 
 
-def test_a_match_without_games_is_refused() -> None:
+def test_a_match_without_games_counts_its_result_and_no_game() -> None:
+    # Issue 24, item 6: an imported match result without a game record (live slips still
+    # need one, ``tournaments.services``); see tests/engine/test_match_results_only.py.
     entrants = [Entrant("a"), Entrant("b")]
-    with pytest.raises(StandingsError, match="round 1, a vs b: the game record"):
-        mtg_standings(entrants, [MatchRecord(1, ("a", "b"), Outcome.WIN, "a")], rounds=1)
+    rows = mtg_standings(entrants, [MatchRecord(1, ("a", "b"), Outcome.WIN, "a")], rounds=1)
+    assert [(r.player, r.match_points, r.games, r.unrecorded) for r in rows] == [
+        ("a", 3, 0, 1),
+        ("b", 0, 0, 1),
+    ]
 
 
 def test_a_result_contradicting_its_games_is_refused() -> None:

@@ -330,7 +330,7 @@ def events(draw: st.DrawFn) -> tuple[list[str], list[PodResult]]:
 def reference(
     ids: list[str], results: list[PodResult]
 ) -> dict[str, tuple[int, Fraction, Fraction, Fraction]]:
-    """Straight from RULES.md MP-TB-1..3, standard 4, ppw 7."""
+    """Straight from docs/rules.md MP-TB-1..3, standard 4, ppw 7."""
     pts = dict.fromkeys(ids, 0)
     byes = dict.fromkeys(ids, 0)
     played = dict.fromkeys(ids, 0)

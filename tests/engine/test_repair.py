@@ -36,7 +36,7 @@ def fix(previous, players, changed, seed=0, **kwargs):
 
 def score(players, pairings) -> tuple[int, ...]:
     by_id = {p.id: p for p in players}
-    total = (0, 0, 0, 0, 0)
+    total: tuple[int, ...] = (0, 0, 0, 0, 0)
     for p in pairings:
         if not p.is_bye:
             s = score_pair(players, by_id[p.players[0]], by_id[p.players[1]])

@@ -1,5 +1,5 @@
 """Round-count tables (P-RT-1 … P-RT-7, S-3): every boundary of every table, typed in
-from RULES.md section 7 and the seeds. Pure data, no database."""
+from docs/rules.md section 7 and the seeds. Pure data, no database."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,10 +198,11 @@ def brute_force_cost(n: int, cost: list[list[int | None]]) -> int | None:
         i = (mask & -mask).bit_length() - 1
         options = []
         for j in range(i + 1, n):
-            if mask >> j & 1 and cost[i][j] is not None:
+            pair = cost[i][j]
+            if mask >> j & 1 and pair is not None:
                 rest = best(mask & ~(1 << i) & ~(1 << j))
                 if rest is not None:
-                    options.append(cost[i][j] + rest)
+                    options.append(pair + rest)
         return min(options, default=None)
 
     return best((1 << n) - 1)
@@ -241,6 +243,7 @@ print(min_cost_perfect_matching(40, lambda i, j: cost[i, j]))
 """
 
 
+@pytest.mark.multiprocess
 def test_blossom_matcher_breaks_ties_the_same_way_in_every_process():
     # I-1 replays a round in another process; the library's hash maps may be seeded per
     # process, yet among many equally cheap matchings it must pick the same one.

@@ -18,6 +18,7 @@ from tournaments.groups import swiss_group
 from tournaments.models import AuditEvent, Outcome
 from tournaments.seasons import cutoffs
 from tournaments.selectors import standings_for_public
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +46,7 @@ def play(rnd, by):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         seats = list(m.seats.all())
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[0].registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seats[0].registration), by=by)
 
 
 @pytest.mark.parametrize(

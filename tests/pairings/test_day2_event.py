@@ -11,6 +11,7 @@ from standings.services import standings_data
 from tests import factories
 from tournaments import services
 from tournaments.models import Outcome, Phase
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def play(rnd, by, pick=0):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
         seats = list(m.seats.order_by("seat"))
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[pick].registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seats[pick].registration), by=by)
 
 
 def test_P_D2_1_top_32_play_day_2_when_fewer_have_19_points(organiser):

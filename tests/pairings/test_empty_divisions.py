@@ -1,5 +1,5 @@
 """Empty age divisions: no pod of their own on the dashboard, no obstacle to check-in or
-pairing (README "Decisions": closing check-in is not required to pair round 1)."""
+pairing (docs/decisions.md: closing check-in is not required to pair round 1)."""
 
 from __future__ import annotations
 

@@ -9,9 +9,10 @@ from standings.models import StandingsSnapshot
 from standings.services import standings_latest
 from tests import factories
 from tournaments import services
-from tournaments.errors import PairingImpossible, RoundStateError
+from tournaments.errors import PairingRefused, RoundStateError
 from tournaments.groups import cut_group, group_label, set_swiss_groups
 from tournaments.models import BackgroundRun, EventStatus, Outcome, Phase
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def play(rnd, by, pick=0):
         rnd.matches.filter(outcome=Outcome.PENDING).order_by("table").prefetch_related("seats")
     ):
         seats = list(m.seats.all())
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[pick].registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seats[pick].registration), by=by)
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: the standings task runs on commit
@@ -56,7 +57,7 @@ def test_P_TC_1_to_3_swiss_then_top_4_then_final_standings(organiser):
     # P-TC-3: semi-final losers take 3rd-4th in Swiss order; P-TC-2: 5th+ keep Swiss places.
     assert final_ids[2:4] == [swiss_ids[0], swiss_ids[1]]
     assert final_ids[4:] == swiss_ids[4:]
-    with pytest.raises(PairingImpossible, match="finished"):
+    with pytest.raises(PairingRefused, match="finished"):
         round_pair(event=event, group="open-top-cut", by=organiser)
 
 

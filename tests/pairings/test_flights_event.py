@@ -13,6 +13,7 @@ from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import Outcome, Phase
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def play(rnd, by):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         winner = m.seats.order_by("seat").first().registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=by)
+        services.slip_enter(match=m, result=Result.win(winner), by=by)
 
 
 def test_P_FL_1_flights_are_refused_with_every_reason(organiser):

@@ -10,6 +10,7 @@ from pairings.services import round_pair
 from tests.pairings.test_mtg_top_cut import top_8_after_one_swiss_round
 from tournaments import services
 from tournaments.errors import InvalidInput
+from tournaments.services import Result
 
 
 def play(rnd, org, games=(2, 0, 0)):
@@ -19,7 +20,9 @@ def play(rnd, org, games=(2, 0, 0)):
     services.round_start(round=rnd, by=org)
     winners = []
     for m in rnd.matches.order_by("table"):
-        winners.append(services.slip_enter(match=m, games=games, by=org).winner_id)
+        winners.append(
+            services.slip_enter(match=m, result=Result.of(games=games), by=org).winner_id
+        )
     return winners
 
 
@@ -38,9 +41,11 @@ def test_M_SE_1_winners_of_the_first_two_tables_meet_in_the_semi_finals(seating)
     services.round_publish(round=semis, by=org)
     services.round_start(round=semis, by=org)
     with pytest.raises(InvalidInput, match="cannot end in a draw"):  # M-SE-2
-        services.slip_enter(match=semis.matches.get(table=1), games=(1, 1, 1), by=org)
+        services.slip_enter(
+            match=semis.matches.get(table=1), result=Result.of(games=(1, 1, 1)), by=org
+        )
     finalists = [
-        services.slip_enter(match=m, games=(2, 1, 0), by=org).winner_id
+        services.slip_enter(match=m, result=Result.of(games=(2, 1, 0)), by=org).winner_id
         for m in semis.matches.order_by("table")
     ]
     (final,) = round_pair(event=ev, group=cut.group, by=org)

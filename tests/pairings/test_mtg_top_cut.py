@@ -13,6 +13,7 @@ from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import Phase, RoundStatus
+from tournaments.services import Result
 
 SCORES = [(2, 0, 0), (2, 1, 0), (0, 2, 0), (1, 2, 0), (2, 0, 0), (2, 1, 0), (1, 0, 2), (0, 2, 0)]
 
@@ -34,7 +35,7 @@ def top_8_after_one_swiss_round(**options):
     services.round_publish(round=swiss, by=org)
     services.round_start(round=swiss, by=org)
     for m, games in zip(swiss.matches.order_by("table"), SCORES, strict=True):
-        services.slip_enter(match=m, games=games, by=org)
+        services.slip_enter(match=m, result=Result.of(games=games), by=org)
     swiss.refresh_from_db()
     assert swiss.status == RoundStatus.COMPLETE
     (cut,) = round_pair(event=ev, group="open", by=org)
@@ -56,7 +57,9 @@ def test_M_SE_1_mtg_top_8_is_paired_1_8_4_5_2_7_3_6_by_final_standings():
     services.round_publish(round=cut, by=org)
     services.round_start(round=cut, by=org)
     with pytest.raises(InvalidInput, match="cannot end in a draw"):  # M-SE-2
-        services.slip_enter(match=cut.matches.get(table=1), games=(0, 0, 3), by=org)
+        services.slip_enter(
+            match=cut.matches.get(table=1), result=Result.of(games=(0, 0, 3)), by=org
+        )
 
 
 @pytest.mark.django_db

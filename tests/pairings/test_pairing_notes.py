@@ -20,6 +20,7 @@ from standings.services import standings_data
 from tests import factories
 from tournaments import services
 from tournaments.models import AuditEvent, Outcome, Phase
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def play(rnd, by, pick=0):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
         seats = list(m.seats.order_by("seat"))
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[pick].registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seats[pick].registration), by=by)
 
 
 def test_P_SW_4_swiss_round_stores_the_rematch_note_and_staff_pages_show_it(client, organiser):
@@ -79,9 +80,7 @@ def test_P_SW_9_repair_adds_its_explanation_to_the_notes(event8, organiser):
     (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     m = r1.matches.get(table=1)
     loser = m.seats.get(seat=2).registration
-    services.result_correct(
-        match=m, outcome=Outcome.WIN, winner=loser, reason="slip misread", by=organiser
-    )
+    services.result_correct(match=m, result=Result.win(loser), reason="slip misread", by=organiser)
     preview = round_repair_preview(round=r2, seed=5)
     round_repair(round=r2, by=organiser, seed=5, fingerprint=preview.fingerprint)
     r2.refresh_from_db()

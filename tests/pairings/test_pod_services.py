@@ -11,9 +11,9 @@ from pairings.procedures.pods import pod_players
 from pairings.services import group_states, round_pair
 from standings.services import division_swiss_order
 from tests.pod_factories import play, pod_event, seats
-from tournaments.errors import InvalidInput, PairingImpossible, ResultsMissing
+from tournaments.errors import InvalidInput, PairingRefused, ResultsMissing
 from tournaments.models import Outcome, Phase
-from tournaments.services import slip_enter
+from tournaments.services import Result, slip_enter
 from tournaments.services.pod_events import pod_cut_set
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +132,7 @@ def test_MP_SE_1_top_10_gives_byes_to_seeds_1_2_and_snakes_8_players_into_2_pods
     final_seeds = [seed[str(r.pk)] for r in seats(final.matches.get())]
     assert final_seeds == [1, 2, 9, 10]  # seated by Swiss seed
     play(final, organiser, pick=2)
-    with pytest.raises(PairingImpossible, match="finished"):
+    with pytest.raises(PairingRefused, match="finished"):
         round_pair(event=event, group="open-top-cut", by=organiser)
 
 
@@ -147,7 +147,9 @@ def test_MP_SE_2_a_drawn_cut_pod_is_won_by_the_best_seed_who_did_not_concede(org
     services.round_publish(round=first, by=organiser)
     services.round_start(round=first, by=organiser)
     seed4 = seats(pod)[0]
-    slip_enter(match=pod, conceded=[seed4.pk], by=organiser)  # seed 4 conceded: seed 5 goes on
+    slip_enter(
+        match=pod, result=Result.draw([seed4.pk]), by=organiser
+    )  # seed 4 conceded: seed 5 goes on
     (final,) = round_pair(event=event, group="open-top-cut", by=organiser)
     assert [str(r.pk) for r in seats(final.matches.get())] == order[:3] + [order[4]]
 

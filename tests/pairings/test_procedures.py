@@ -15,6 +15,7 @@ from tests import factories
 from tournaments import services
 from tournaments.models import Outcome, PairingGroup
 from tournaments.procedures import Stage, group_stages, standalone_bracket
+from tournaments.services import Result
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def _play(rnd, by):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
         seat = m.seats.order_by("seat").first()
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seat.registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seat.registration), by=by)
 
 
 @pytest.mark.django_db

@@ -10,7 +10,8 @@ from pairings.repair_services import players_before, round_repair, round_repair_
 from pairings.services import round_pair
 from tournaments import services
 from tournaments.errors import InvalidInput, RoundStateError
-from tournaments.models import AuditEvent, Match, Outcome
+from tournaments.models import AuditEvent, Match
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +21,7 @@ def play_round_1(event, by):
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.prefetch_related("seats"):
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=by
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.all()[0].registration), by=by)
     return rnd
 
 
@@ -40,9 +39,7 @@ def corrected(event8, organiser):
     (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     m = r1.matches.get(table=1)
     loser = m.seats.get(seat=2).registration
-    services.result_correct(
-        match=m, outcome=Outcome.WIN, winner=loser, reason="slip misread", by=organiser
-    )
+    services.result_correct(match=m, result=Result.win(loser), reason="slip misread", by=organiser)
     return r2
 
 

@@ -11,7 +11,8 @@ from pairings.services import round_pair
 from tests import factories
 from tournaments import services
 from tournaments.errors import ResultsMissing, RoundStateError
-from tournaments.models import Outcome, StaffRole
+from tournaments.models import StaffRole
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def test_P_POST_1_next_round_is_paired_only_after_every_result_is_in(organiser, 
         round_pair(event=event8, group="open", by=organiser, seed=2)
     for m in r1.matches.prefetch_related("seats"):
         winner = m.seats.first().registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
+        services.slip_enter(match=m, result=Result.win(winner), by=organiser)
     (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     assert r2.number == 2 and not r2.is_public  # posted only when published
 

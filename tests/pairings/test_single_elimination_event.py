@@ -14,6 +14,7 @@ from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.groups import group_seeds
 from tournaments.models import AuditEvent, Outcome, Round
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def play(rnd, by, pick=0):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
         seats = list(m.seats.order_by("seat"))
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[pick].registration, by=by)
+        services.slip_enter(match=m, result=Result.win(seats[pick].registration), by=by)
 
 
 def test_P_SE_1_P_SE_2_random_seeds_are_stored_and_top_seeds_get_the_byes(organiser):

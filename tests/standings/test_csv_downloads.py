@@ -11,7 +11,8 @@ from django.urls import reverse
 from tests import factories
 from tests.standings.test_other_rulesets import WER, run
 from tournaments import services
-from tournaments.models import Event, Outcome
+from tournaments.models import Event
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -43,7 +44,7 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     rnd = factories.round_in_order(ev, by=organiser)
     m1, m2 = rnd.matches.order_by("table")
     services.slip_enter(
-        match=m1, outcome=Outcome.WIN, winner=m1.seats.get(seat=1).registration, by=organiser
+        match=m1, result=Result.win(m1.seats.get(seat=1).registration), by=organiser
     )
     client.force_login(organiser)
 
@@ -58,7 +59,7 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     assert [r[2] for r in rows[1:]] == ["1", "2"]
     assert [r[-1] for r in rows[1:]] == [winner, ""]  # table 2 is not reported yet
 
-    services.slip_enter(match=m2, outcome=Outcome.DRAW, by=organiser)
+    services.slip_enter(match=m2, result=Result.draw(), by=organiser)
     with_standings = client.get(reverse("staff:standings", args=[ev.slug])).content.decode()
     assert reverse("staff:standings_csv", args=[ev.slug]) in with_standings
     rows = rows_of(client.get(reverse("staff:standings_csv", args=[ev.slug])).content)

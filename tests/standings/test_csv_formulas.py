@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import Outcome
+from tournaments.services import Result
 from tournaments.spreadsheet import safe_cell
 
 pytestmark = pytest.mark.django_db
@@ -41,9 +41,7 @@ def test_standings_pairings_and_audit_csv_never_carry_a_formula(client, organise
         services.registration_add(event=event, name=name, player_id=f"{2000 + i}", by=organiser)
     rnd = factories.round_in_order(event, by=organiser)
     for m in rnd.matches.prefetch_related("seats"):
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=organiser
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.first().registration), by=organiser)
     services.registration_drop(
         registration=event.registrations.first(), by=organiser, reason="=cmd|' /C calc'!A0"
     )

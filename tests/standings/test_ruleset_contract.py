@@ -22,6 +22,7 @@ from rulesets import RULESETS, get_ruleset
 from tests import factories
 from tournaments import services
 from tournaments.models import Match, Outcome, Round
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -39,11 +40,11 @@ def _enter_results(rnd: Round, by) -> None:
     for m in Match.objects.filter(round=rnd, outcome=Outcome.PENDING).order_by("table"):
         seats = [s.registration for s in m.seats.select_related("registration").order_by("seat")]
         if ruleset.uses_pods:
-            services.slip_enter(match=m, winner=seats[0], by=by)
+            services.slip_enter(match=m, result=Result.of(winner=seats[0]), by=by)
         elif ruleset.game_record:
-            services.slip_enter(match=m, games=(2, 1, 0), by=by)
+            services.slip_enter(match=m, result=Result.of(games=(2, 1, 0)), by=by)
         else:
-            services.slip_enter(match=m, outcome="win", winner=seats[0], by=by)
+            services.slip_enter(match=m, result=Result.win(seats[0]), by=by)
 
 
 def _play_event(ruleset_id: str, organiser, capture, players: int = 8, rounds: int = 3):
@@ -69,7 +70,9 @@ def _table_rows(html: str) -> tuple[list[str], list[list[str]]]:
         unescape(re.sub(r"<[^>]+>", "", h)).strip()
         for h in re.findall(r"<th[^>]*>(.*?)</th>", table.group(1), re.S)
     ]
-    body = re.search(r"<tbody>(.*?)</tbody>", table.group(1), re.S).group(1)
+    tbody = re.search(r"<tbody>(.*?)</tbody>", table.group(1), re.S)
+    assert tbody is not None
+    body = tbody.group(1)
     rows = [
         [
             unescape(re.sub(r"<[^>]+>", "", c)).strip()

@@ -1,5 +1,5 @@
 """``import_event`` and ``standings --json`` for every 1v1 ruleset of issue 4, with the
-tiebreaker keys INTERFACES.md lists, hand-checked values (M-PTS-1, M-TB, W-TB-1,
+tiebreaker keys docs/interfaces.md lists, hand-checked values (M-PTS-1, M-TB, W-TB-1,
 W-TB-2, P-TB with 1 point per win) and ``export_event`` keeping the game records."""
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from standings.services import standings_run_execute
 from tests import factories
 from tournaments import services
 from tournaments.models import BackgroundRun, Outcome
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +20,7 @@ def _play_round(event, by):
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=by)
+        services.slip_enter(match=m, result=Result.draw(), by=by)
 
 
 def test_a_complete_round_records_a_done_standings_run_and_a_snapshot(organiser):

@@ -32,6 +32,7 @@ from tournaments.errors import MatchslipError
 from tournaments.groups import group_seeds
 from tournaments.models import Event, Outcome, Phase, Registration, Structure
 from tournaments.multiplayer import uses_pods
+from tournaments.services import Result
 
 ELIMINATION = (Phase.TOP_CUT, Phase.SINGLE_ELIMINATION)
 
@@ -50,18 +51,18 @@ def enter_results(rnd: Any, by: Actor, rng: random.Random) -> None:
         if len(seats) < 2:
             continue
         if uses_pods(event):
-            services.slip_enter(match=m, winner=rng.choice(seats), by=by)
+            services.slip_enter(match=m, result=Result.of(winner=rng.choice(seats)), by=by)
             continue
         draw = rules.allows_ties and not elimination and rng.random() < 0.15
         if rules.game_record:
             w = rng.randrange(2)
             games = (1, 1, 1) if draw else rng.choice(((2, 0, 0), (2, 1, 0)))
             games = games if w == 0 or draw else (games[1], games[0], games[2])
-            services.slip_enter(match=m, games=games, by=by)
+            services.slip_enter(match=m, result=Result.of(games=games), by=by)
         elif draw:
-            services.slip_enter(match=m, outcome=Outcome.DRAW, by=by)
+            services.slip_enter(match=m, result=Result.draw(), by=by)
         else:
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=rng.choice(seats), by=by)
+            services.slip_enter(match=m, result=Result.win(rng.choice(seats)), by=by)
 
 
 def play_through(

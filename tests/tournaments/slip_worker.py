@@ -25,6 +25,7 @@ from django.db import connection  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.errors import ResultConflict  # noqa: E402
 from tournaments.models import Match, Registration  # noqa: E402
+from tournaments.services import Result
 
 
 def main(match_id: int, winner_id: int, user_id: int, version: int, key: int) -> dict:
@@ -34,7 +35,7 @@ def main(match_id: int, winner_id: int, user_id: int, version: int, key: int) ->
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_lock_shared(%s)", [key])  # the barrier
     try:
-        services.slip_enter(match=match, outcome="win", winner=winner, version=version, by=user)
+        services.slip_enter(match=match, result=Result.win(winner), version=version, by=user)
     except ResultConflict as e:
         return {"conflict": str(e)}
     return {"stored": winner_id}

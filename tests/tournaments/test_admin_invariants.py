@@ -30,6 +30,7 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +51,7 @@ def played(organiser, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         for match in rnd.matches.order_by("table"):
             reg = match.seats.order_by("seat").first().registration
-            services.slip_enter(match=match, outcome="win", winner=reg, by=organiser)
+            services.slip_enter(match=match, result=Result.win(reg), by=organiser)
     services.penalty_note_add(
         event=ev, registration=reg, kind=PenaltyKind.WARNING, infraction="Slow play", by=organiser
     )
@@ -222,6 +223,7 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
         "Event.structure",
         "Match.kind",
         "Match.outcome",
+        "Match.seating",
         "PairingGroup.phase",
         "PenaltyNote.kind",
         "Round.phase",

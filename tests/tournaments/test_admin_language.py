@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_noop
 
 from tests import factories
-from tournaments.messages import deferred
 from tournaments.models import BackgroundRun
+from tournaments.stored_text import deferred
 
 
 def test_the_admin_names_the_models_in_spanish(client, organiser):

@@ -24,7 +24,7 @@ from tests import factories
 from tournaments import services
 from tournaments.errors import RoundStateError
 from tournaments.models import BackgroundRun, BackgroundRunStatus, Outcome, Round, RoundStatus
-from tournaments.services import runs
+from tournaments.services import Result, runs
 from tournaments.services.runs import ABANDONED, run_finish, run_request
 
 PAIRING, STANDINGS = BackgroundRun.Kind.PAIRING, BackgroundRun.Kind.STANDINGS
@@ -59,7 +59,7 @@ def win_first_seats(rnd, by):
     """Enter a win for the first seat of every pending match of ``rnd``."""
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         first = min(m.seats.all(), key=lambda s: s.seat)
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first.registration, by=by)
+        services.slip_enter(match=m, result=Result.win(first.registration), by=by)
 
 
 def play(rnd, by):

@@ -12,7 +12,7 @@ from pairings.services import group_states, pairing_request, round_pair
 from standings.services import standings_data
 from tests import factories
 from tournaments import services
-from tournaments.errors import InvalidInput, PairingImpossible, RoundStateError
+from tournaments.errors import InvalidInput, PairingRefused, RoundStateError
 from tournaments.models import AuditEvent, Event, PenaltyNote, Registration
 from tournaments.services.checkin import (
     checkin_absentees,
@@ -320,7 +320,7 @@ def test_round_1_waits_for_close_check_in_on_the_dashboard_and_in_the_services(c
     assert states["junior"].next_action.startswith("Close check-in first")
     with pytest.raises(RoundStateError, match="Close check-in first"):
         pairing_request(event=ev, group="junior", by=organiser)
-    with pytest.raises(PairingImpossible, match="Close check-in first"):
+    with pytest.raises(PairingRefused, match="Close check-in first"):
         round_pair(event=ev, group="junior", by=organiser, seed=1)
     assert not ev.rounds.exists()
     client.force_login(organiser)

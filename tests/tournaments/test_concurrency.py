@@ -51,6 +51,7 @@ def _start(args: list[int]) -> subprocess.Popen:
     )
 
 
+@pytest.mark.multiprocess
 @pytest.mark.django_db(transaction=True)
 def test_two_processes_entering_different_results_for_one_match_never_lose_an_update():
     organiser = factories.user("race-organiser")

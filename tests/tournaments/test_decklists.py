@@ -10,6 +10,7 @@ from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import AuditEvent, Outcome, Phase, StaffRole
+from tournaments.services import Result
 from tournaments.services.decklists import deck_check_pick, decklists_missing
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def play(rnd, by):
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         winner = m.seats.order_by("seat").first().registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=by)
+        services.slip_enter(match=m, result=Result.win(winner), by=by)
 
 
 def test_P_POST_5_decklist_received_with_optional_text_and_missing_list(organiser):
@@ -40,9 +41,11 @@ def test_P_POST_5_decklist_received_with_optional_text_and_missing_list(organise
     assert (row.object_id, row.new) == (str(b.pk), {"received": True, "chars": 18})
 
 
-def test_P_POST_5_deck_lists_only_for_championship_point_events(organiser, event8):
+def test_P_POST_5_deck_lists_only_where_the_event_collects_them(organiser, event8):
+    """A Championship Point event collects them by default; another event only when its
+    organiser turns them on (issue 23, item 5)."""
     reg = event8.registrations.first()
-    with pytest.raises(InvalidInput, match="Championship Point events only"):
+    with pytest.raises(InvalidInput, match="This event does not collect deck lists"):
         services.decklist_record(registration=reg, by=organiser)
 
 
@@ -99,7 +102,7 @@ def test_disqualify_button_for_judges_needs_a_reason(client, organiser, event8):
     client.post(url, {"registration": reg.pk, "reason": ""})
     reg.refresh_from_db()
     assert not reg.disqualified
-    client.post(url, {"registration": reg.pk, "reason": "Cheating, fraud"})
+    client.post(url, {"registration": reg.pk, "reason": "Cheating, fraud", "confirm": "on"})
     reg.refresh_from_db()
     assert reg.disqualified
     row = AuditEvent.objects.get(action="registration.disqualify")
@@ -107,6 +110,27 @@ def test_disqualify_button_for_judges_needs_a_reason(client, organiser, event8):
     body = client.get(reverse("staff:penalties", args=[event8.slug])).content.decode()
     section = body.split('id="disqualify"')[1].split("</section>")[0]
     assert f'<option value="{reg.pk}">' not in section and "Player 002" in section
+
+
+def test_disqualify_from_the_penalties_page_asks_for_the_confirmation_too(client, event8):
+    """One disqualify view: from the penalties page, as from the player's page, a post
+    without the ticked confirmation disqualifies nobody and shows the player's page with
+    the form (its reason kept, the confirmation asked)."""
+    judge = factories.staff(event8, StaffRole.JUDGE)
+    reg = event8.registrations.first()
+    client.force_login(judge)
+    body = client.get(reverse("staff:penalties", args=[event8.slug])).content.decode()
+    section = body.split('id="disqualify"')[1].split("</section>")[0]
+    assert 'name="confirm" required' in section and "Yes, disqualify this player" in section
+    url = reverse("staff:disqualify", args=[event8.slug])
+    response = client.post(url, {"registration": reg.pk, "reason": "Marked cards"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert reverse("staff:player_disqualify", args=[event8.slug, reg.pk]) in page
+    assert 'value="Marked cards"' in page and "This field is required." in page
+    reg.refresh_from_db()
+    assert not reg.disqualified
+    assert not AuditEvent.objects.filter(action="registration.disqualify").exists()
 
 
 def test_P_POST_5_dashboard_shows_the_cut_players_deck_lists_before_the_cut(client, organiser):

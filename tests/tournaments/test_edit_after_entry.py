@@ -14,7 +14,8 @@ from django.urls import reverse
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict
-from tournaments.models import AuditEvent, Outcome, RoundStatus
+from tournaments.models import AuditEvent, RoundStatus
+from tournaments.services import Result
 
 AGES = {"junior": "junior", "senior": "senior", "masters": "masters"}
 
@@ -127,7 +128,7 @@ def test_event_update_edits_name_date_venue_rounds_with_old_and_new(event8, orga
 def test_event_rounds_never_go_below_a_paired_round(event8, organiser):
     rnd = factories.round_in_order(event8, by=organiser)
     for m in rnd.matches.all():
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     factories.round_in_order(event8, by=organiser, number=2, status=RoundStatus.PAIRED)
     with pytest.raises(InvalidInput, match="Round 2 is already paired: announce at least 2"):
         services.event_update(event=event8, by=organiser, swiss_rounds=1)
@@ -212,7 +213,7 @@ def test_corrections_open_on_the_last_completed_round_with_a_search(
 ):
     r1 = factories.round_in_order(event8, by=organiser)
     for m in r1.matches.all():
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     factories.round_in_order(event8, by=organiser, number=2)  # started, unplayed
     url = reverse("staff:corrections", args=[event8.slug])
     page = staff_client.get(url).content.decode()
@@ -227,7 +228,7 @@ def test_corrections_open_on_the_last_completed_round_with_a_search(
 def test_the_next_round_button_posts_the_pairing(staff_client, event8, organiser):
     rnd = factories.round_in_order(event8, by=organiser)
     for m in rnd.matches.all():
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     page = staff_client.get(reverse("staff:round", args=[event8.slug, rnd.pk])).content.decode()
     form = page[page.index('id="pair-next"') - 200 :]
     assert f'action="{reverse("staff:pair", args=[event8.slug])}"' in form[:400]
@@ -240,7 +241,7 @@ def test_the_last_slip_offers_the_next_round_of_its_group_by_key(staff_client, e
     rnd = factories.round_in_order(event8, by=organiser)
     *first, last = list(rnd.matches.order_by("table"))
     for m in first:
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     url = reverse("staff:match_result", args=[event8.slug, last.pk])
     answer = staff_client.post(url, {"result": "draw", "version": 0}, HTTP_HX_REQUEST="true")
     page = answer.content.decode()

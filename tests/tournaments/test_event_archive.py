@@ -32,6 +32,7 @@ from tournaments.models import (
     Division,
     Event,
     EventStaff,
+    JudgeCall,
     Match,
     MatchSeat,
     PairingGroup,
@@ -42,6 +43,7 @@ from tournaments.models import (
     SelfReport,
     StaffInvite,
 )
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -75,12 +77,14 @@ def lived_event() -> Event:
     services.registration_drop(registration=regs[7], by=org, reason="went home")
     r3 = factories.round_in_order(ev, by=org, number=3, regs=[regs[i] for i in (0, 4, 1, 5, 2, 6)])
     m = r3.matches.get(table=1)
-    services.report_submit(match=m, registration=regs[0], outcome="win", winner=regs[0])
+    services.report_submit(match=m, registration=regs[0], result=Result.win(regs[0]))
     services.round_clock_pause(round=r3, by=org, reason="deck check")
     services.penalty_note_add(
         event=ev, registration=regs[4], kind="warning", infraction="Slow play", by=judge,
         round_number=3, note="table 2",
     )  # fmt: skip
+    call = services.judge_call_open(registration=regs[1], reason="rules")  # issue 23
+    services.judge_call_resolve(call=call, by=judge, version=0, note="ruling", minutes=2)
     services.staff_invite_create(event=ev, role="scorekeeper", by=org, email="sk@example.org")
     StandingsSnapshot.objects.create(event=ev, label="After round 2", rounds_complete=2, data={})
     return Event.objects.get(pk=ev.pk)
@@ -115,6 +119,8 @@ def natural(obj: models.Model | None) -> Any:
             return ("penalty", obj.registration.external_id, obj.infraction, obj.at)
         case StaffInvite():
             return ("invite", obj.token_hash)
+        case JudgeCall():
+            return ("judge_call", natural(obj.match), obj.created_at)
         case SelfReport():
             return ("report", natural(obj.match), obj.registration.external_id)
         case _ if isinstance(obj, get_user_model()):
@@ -166,7 +172,10 @@ def test_an_archived_event_is_restored_identically_after_it_was_deleted(tmp_path
     before = tables(ev)
     standings = json.loads(run("standings", slug, "--json"))
     links = dict(ev.registrations.values_list("external_id", "report_token"))
-    assert all(before[s] for s in ("audit", "penalties", "self_reports", "staff", "staff_invites"))
+    assert all(
+        before[s]
+        for s in ("audit", "penalties", "self_reports", "staff", "staff_invites", "judge_calls")
+    )
     assert any(r["dropped_after_round"] == 2 for r in before["registrations"])
     assert any(r["decklist"] for r in before["registrations"])
     assert any(r["clock_paused_at"] for r in before["rounds"])

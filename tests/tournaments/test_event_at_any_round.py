@@ -27,9 +27,10 @@ from standings.services import standings_data
 from tests.paths import DATA
 from tournaments import services
 from tournaments.groups import in_group
-from tournaments.messages import shown
 from tournaments.models import Event, EventStatus, GroupPhase, Match
 from tournaments.models import Outcome as MatchOutcome
+from tournaments.services import Result
+from tournaments.stored_text import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -275,7 +276,9 @@ def test_an_unreported_round_imports_running_and_staff_enter_it(organiser):
     rnd = event.rounds.get(number=2)
     for m in rnd.matches.all():
         winner = m.seats.order_by("seat").first().registration
-        services.slip_enter(match=m, outcome=MatchOutcome.WIN, winner=winner, by=organiser)
+        services.slip_enter(
+            match=m, result=Result.of(outcome=MatchOutcome.WIN, winner=winner), by=organiser
+        )
     rnd.refresh_from_db()
     assert rnd.status == "complete"
     assert next_step(event, "masters").kind == StepKind.SWISS
@@ -334,7 +337,9 @@ def test_live_slip_entry_still_refuses_a_3_0(tmp_path: Path, organiser):
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     with pytest.raises(InvalidInput, match="nobody wins more than 2 games"):
-        services.slip_enter(match=rnd.matches.order_by("pk")[0], games=(3, 0, 0), by=organiser)
+        services.slip_enter(
+            match=rnd.matches.order_by("pk")[0], result=Result.of(games=(3, 0, 0)), by=organiser
+        )
 
 
 def test_a_self_contradicting_record_is_refused_naming_the_field_and_writes_nothing(tmp_path):

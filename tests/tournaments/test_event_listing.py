@@ -18,12 +18,12 @@ from tournaments.models import (
     Event,
     EventListing,
     EventStatus,
-    Outcome,
     PenaltyKind,
     Player,
     Registration,
     StaffRole,
 )
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -194,9 +194,7 @@ def test_a_listed_event_without_results_is_deleted_with_its_round_and_notes(orga
 def test_an_event_with_results_cannot_be_deleted(client, organiser):
     ev, rnd, regs = factories.started_round(4, username="boss")
     boss = ev.staff.get().user
-    services.slip_enter(
-        match=rnd.matches.get(table=1), outcome=Outcome.WIN, winner=regs[0], by=boss
-    )
+    services.slip_enter(match=rnd.matches.get(table=1), result=Result.win(regs[0]), by=boss)
     assert services.event_has_results(ev) and not services.event_deletable(ev)
     client.force_login(boss)
     team = client.get(reverse("staff:team", args=[ev.slug])).content.decode()
@@ -211,9 +209,7 @@ def test_an_event_with_results_cannot_be_deleted(client, organiser):
 def test_a_draft_with_results_can_still_be_deleted(organiser):
     ev, rnd, regs = factories.started_round(4, username="boss")
     boss = ev.staff.get().user
-    services.slip_enter(
-        match=rnd.matches.get(table=1), outcome=Outcome.WIN, winner=regs[0], by=boss
-    )
+    services.slip_enter(match=rnd.matches.get(table=1), result=Result.win(regs[0]), by=boss)
     Event.objects.filter(pk=ev.pk).update(listing=EventListing.DRAFT)
     ev.refresh_from_db()
     services.event_delete(event=ev, confirm="Test Cup", by=boss)

@@ -30,7 +30,6 @@ from config.celery import app
 from pairings.services import pairing_request, pairing_run_execute, round_pair
 from tests import factories
 from tournaments import public_cache, services
-from tournaments.messages import shown
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -38,8 +37,9 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
-from tournaments.services import runs
+from tournaments.services import Result, runs
 from tournaments.services.runs import run_claim, run_heartbeat, runs_sweep
+from tournaments.stored_text import shown
 
 PAIRING, STANDINGS = BackgroundRun.Kind.PAIRING, BackgroundRun.Kind.STANDINGS
 QUEUED, RUNNING = BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING
@@ -146,7 +146,7 @@ def _play(rnd: Round, by, *, leave: int = 0) -> None:
     matches = list(rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"))
     for m in matches[: len(matches) - leave]:
         first = min(m.seats.all(), key=lambda s: s.seat)
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first.registration, by=by)
+        services.slip_enter(match=m, result=Result.win(first.registration), by=by)
 
 
 def _pair_and_play(event, by, *, leave: int = 0) -> Round:
@@ -166,6 +166,7 @@ def _public(client, name: str, event, **params) -> str:
 # Part 1: the cache is an accelerator; public pages never answer 500 without it.
 
 
+@pytest.mark.multiprocess
 def test_public_pairings_and_standings_render_from_postgresql_while_the_cache_is_down(
     client, organiser, cache_on, caplog, django_capture_on_commit_callbacks
 ):
@@ -199,6 +200,7 @@ def test_public_pairings_and_standings_render_from_postgresql_while_the_cache_is
 # Part 1: a slip saved while the broker is down answers success; the sweep sends its run.
 
 
+@pytest.mark.multiprocess
 @pytest.mark.django_db(transaction=True)
 def test_the_last_slip_answers_success_with_the_broker_down_and_the_sweep_sends_standings(
     client, organiser, redis_server
@@ -495,6 +497,7 @@ def _until(predicate, seconds: float = 20) -> bool:
     return True
 
 
+@pytest.mark.multiprocess
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_pairing_leaves_no_run_running_and_pairs_the_round_once(
     organiser, redis_server

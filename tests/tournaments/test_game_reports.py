@@ -14,13 +14,14 @@ from tests.tournaments.test_game_slips import bo3_round, snapshot, table
 from tournaments import services
 from tournaments.errors import AgreedResultOverride, InvalidInput, ResultConflict
 from tournaments.models import AuditEvent, Outcome, Phase, SelfReport, SelfReportMode, StaffRole
+from tournaments.services import Result
 
 HX = {"HX-Request": "true"}
 VALID = [(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (1, 0, 2), (1, 1, 1), (0, 0, 3)]
 
 
 def report(match, reg, games):
-    return services.report_submit(match=match, registration=reg, games=games)
+    return services.report_submit(match=match, registration=reg, result=Result.of(games=games))
 
 
 def hold(ev):
@@ -124,8 +125,12 @@ def test_a_staff_entry_overrides_game_reports_and_the_override_is_logged():
     report(m, regs[0], (2, 1, 0))
     report(m, regs[1], (2, 1, 0))
     with pytest.raises(AgreedResultOverride, match="reported Player 001 wins 2-1-0"):
-        services.slip_enter(match=m, games=(2, 0, 0), by=org)  # issue 20: needs a reason
-    services.slip_enter(match=m, games=(2, 0, 0), by=org, reason="game 2 was a loss")
+        services.slip_enter(
+            match=m, result=Result.of(games=(2, 0, 0)), by=org
+        )  # issue 20: needs a reason
+    services.slip_enter(
+        match=m, result=Result.of(games=(2, 0, 0)), by=org, reason="game 2 was a loss"
+    )
     override = AuditEvent.objects.get(action="report.override")
     assert override.old[regs[0].external_id]["games"] == [2, 1, 0]
     assert override.new["games"] == [2, 0, 0]
@@ -203,7 +208,7 @@ def judge_client(client):
 @pytest.mark.django_db
 def test_R_6_a_judge_records_a_double_loss_through_the_correction_form(judge_client):
     client, ev, rnd, _, org = judge_client
-    m = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org)
     page = client.get(reverse("staff:corrections", args=[ev.slug]) + f"?round={rnd.pk}")
     assert 'name="result" value="double-loss"' in page.content.decode()
     # The form shows the recorded games; ticking "Double loss" takes precedence.
@@ -217,7 +222,9 @@ def test_R_6_a_judge_records_a_double_loss_through_the_correction_form(judge_cli
 @pytest.mark.parametrize("games", VALID)
 def test_M_MATCH_1_every_valid_game_record_goes_through_the_correction_form(judge_client, games):
     client, ev, rnd, _, org = judge_client
-    m = services.slip_enter(match=table(rnd, 1), outcome=Outcome.DOUBLE_LOSS, by=org)
+    m = services.slip_enter(
+        match=table(rnd, 1), result=Result.of(outcome=Outcome.DOUBLE_LOSS), by=org
+    )
     body = correct(client, ev, m, dict(zip(("wins_1", "wins_2", "draws"), games, strict=True)))
     assert table(rnd, 1).games == list(games)
     assert "is now:" in body.content.decode()
@@ -226,7 +233,7 @@ def test_M_MATCH_1_every_valid_game_record_goes_through_the_correction_form(judg
 @pytest.mark.django_db
 def test_M_SE_2_a_correction_cannot_make_a_playoff_match_a_draw(client):
     ev, rnd, _, org = bo3_round(phase=Phase.TOP_CUT)
-    m = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org)
     client.force_login(factories.staff(ev, StaffRole.JUDGE))
     before = snapshot(m)
     refused = correct(client, ev, m, {"wins_1": 1, "wins_2": 1, "draws": 1})

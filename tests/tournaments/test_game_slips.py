@@ -10,6 +10,7 @@ from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict
 from tournaments.models import AuditEvent, Match, Outcome, Phase, RoundStatus, StaffRole
+from tournaments.services import Result
 
 HX = {"HX-Request": "true"}
 
@@ -62,7 +63,7 @@ def snapshot(match):
 )
 def test_M_MATCH_1_outcome_and_winner_follow_from_the_games(games, outcome, winner_seat):
     _, rnd, regs, org = bo3_round()
-    m = services.slip_enter(match=table(rnd, 1), games=games, by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.of(games=games), by=org)
     assert m.outcome == outcome
     assert m.winner_id == (None if winner_seat is None else regs[winner_seat].pk)
     assert m.games == list(games)  # stored in seat order
@@ -85,7 +86,7 @@ def test_M_MATCH_1_impossible_scores_are_refused_and_change_nothing(games, why):
     _, rnd, _, org = bo3_round()
     before = snapshot(table(rnd, 1))
     with pytest.raises(InvalidInput, match=why):
-        services.slip_enter(match=table(rnd, 1), games=games, by=org)
+        services.slip_enter(match=table(rnd, 1), result=Result.of(games=games), by=org)
     assert snapshot(table(rnd, 1)) == before
     assert not AuditEvent.objects.filter(action__startswith="result.").exists()
 
@@ -95,7 +96,7 @@ def test_M_MATCH_1_a_winner_with_fewer_games_is_refused():
     _, rnd, regs, org = bo3_round()
     m = table(rnd, 1)
     with pytest.raises(InvalidInput, match="does not give that result"):
-        services.slip_enter(match=m, games=(1, 2, 0), outcome=Outcome.WIN, winner=regs[0], by=org)
+        services.slip_enter(match=m, result=Result.win(regs[0], (1, 2, 0)), by=org)
     assert snapshot(m)[0] == Outcome.PENDING
 
 
@@ -103,7 +104,7 @@ def test_M_MATCH_1_a_winner_with_fewer_games_is_refused():
 def test_M_MATCH_1_a_win_without_games_is_refused_in_best_of_3_rulesets():
     _, rnd, regs, org = bo3_round()
     with pytest.raises(InvalidInput, match="Enter the game score"):
-        services.slip_enter(match=table(rnd, 1), outcome=Outcome.WIN, winner=regs[0], by=org)
+        services.slip_enter(match=table(rnd, 1), result=Result.win(regs[0]), by=org)
 
 
 @pytest.mark.django_db
@@ -111,9 +112,13 @@ def test_R_6_a_double_loss_needs_no_games_but_cannot_have_any():
     _, rnd, _, org = bo3_round()
     with pytest.raises(InvalidInput, match="no game score"):
         services.slip_enter(
-            match=table(rnd, 1), outcome=Outcome.DOUBLE_LOSS, games=(0, 0, 3), by=org
+            match=table(rnd, 1),
+            result=Result.of(outcome=Outcome.DOUBLE_LOSS, games=(0, 0, 3)),
+            by=org,
         )
-    m = services.slip_enter(match=table(rnd, 1), outcome=Outcome.DOUBLE_LOSS, by=org)
+    m = services.slip_enter(
+        match=table(rnd, 1), result=Result.of(outcome=Outcome.DOUBLE_LOSS), by=org
+    )
     assert (m.outcome, m.games) == (Outcome.DOUBLE_LOSS, None)
 
 
@@ -122,34 +127,44 @@ def test_M_SE_2_a_drawn_single_elimination_match_is_refused():
     _, rnd, _, org = bo3_round(phase=Phase.TOP_CUT)
     for games in ((1, 1, 1), (0, 0, 3)):
         with pytest.raises(InvalidInput, match="cannot end in a draw"):
-            services.slip_enter(match=table(rnd, 1), games=games, by=org)
-    assert services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org).outcome == "win"
+            services.slip_enter(match=table(rnd, 1), result=Result.of(games=games), by=org)
+    assert (
+        services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org).outcome
+        == "win"
+    )
 
 
 @pytest.mark.django_db
 def test_W_TIME_1_bo3_wins_against_has_no_drawn_matches():
     _, rnd, _, org = bo3_round("bo3-wins-against")
     with pytest.raises(InvalidInput, match="no drawn matches"):
-        services.slip_enter(match=table(rnd, 1), games=(1, 1, 1), by=org)
-    assert services.slip_enter(match=table(rnd, 1), games=(1, 0, 0), by=org).outcome == "win"
+        services.slip_enter(match=table(rnd, 1), result=Result.of(games=(1, 1, 1)), by=org)
+    assert (
+        services.slip_enter(match=table(rnd, 1), result=Result.of(games=(1, 0, 0)), by=org).outcome
+        == "win"
+    )
 
 
 @pytest.mark.django_db
 def test_pokemon_2009_has_no_ties_and_takes_no_games():
     _, rnd, regs, org = bo3_round("pokemon-2009")
     with pytest.raises(InvalidInput, match="Ties are not possible"):
-        services.slip_enter(match=table(rnd, 1), outcome=Outcome.DRAW, by=org)
+        services.slip_enter(match=table(rnd, 1), result=Result.draw(), by=org)
     with pytest.raises(InvalidInput, match="not games"):
-        services.slip_enter(match=table(rnd, 1), games=(2, 0, 0), by=org)
-    m = services.slip_enter(match=table(rnd, 1), outcome=Outcome.WIN, winner=regs[0], by=org)
+        services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 0, 0)), by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.win(regs[0]), by=org)
     assert m.outcome == Outcome.WIN and m.games is None
 
 
 @pytest.mark.django_db
 def test_M_MATCH_1_a_double_submitted_score_changes_nothing():
     _, rnd, _, org = bo3_round()
-    m = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org, version=0)
-    again = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org, version=0)
+    m = services.slip_enter(
+        match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org, version=0
+    )
+    again = services.slip_enter(
+        match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org, version=0
+    )
     assert again.version == m.version == 1
     assert AuditEvent.objects.filter(action="result.enter").count() == 1
 
@@ -157,9 +172,11 @@ def test_M_MATCH_1_a_double_submitted_score_changes_nothing():
 @pytest.mark.django_db
 def test_M_MATCH_1_a_stale_score_with_another_result_conflicts():
     _, rnd, _, org = bo3_round()
-    services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org, version=0)
+    services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org, version=0)
     with pytest.raises(ResultConflict, match="just recorded as Player 001 wins 2-1-0"):
-        services.slip_enter(match=table(rnd, 1), games=(2, 0, 0), by=org, version=0)
+        services.slip_enter(
+            match=table(rnd, 1), result=Result.of(games=(2, 0, 0)), by=org, version=0
+        )
     assert table(rnd, 1).games == [2, 1, 0]
 
 
@@ -168,7 +185,7 @@ def test_M_PTS_1_a_bye_is_recorded_at_once_and_scores_as_a_2_0_win():
     ev, rnd, regs, org = bo3_round(players=5)
     bye = Match.objects.get(round=rnd, outcome=Outcome.BYE)
     for t, games in ((1, (2, 0, 0)), (2, (1, 2, 0))):
-        services.slip_enter(match=table(rnd, t), games=games, by=org)
+        services.slip_enter(match=table(rnd, t), result=Result.of(games=games), by=org)
     from standings.services import standings_data
 
     rows = {r["player"]: r for r in standings_data(ev)["divisions"]["open"]}
@@ -180,11 +197,15 @@ def test_M_PTS_1_a_bye_is_recorded_at_once_and_scores_as_a_2_0_win():
 @pytest.mark.django_db
 def test_M_MATCH_1_a_judge_corrects_the_games_with_a_reason():
     ev, rnd, regs, org = bo3_round()
-    m = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org)
     judge = factories.staff(ev, StaffRole.JUDGE)
     with pytest.raises(InvalidInput, match="nobody wins more than 2"):
-        services.result_correct(match=m, games=(3, 0, 0), reason="slip misread", by=judge)
-    c = services.result_correct(match=m, games=(1, 2, 0), reason="slip misread", by=judge)
+        services.result_correct(
+            match=m, result=Result.of(games=(3, 0, 0)), reason="slip misread", by=judge
+        )
+    c = services.result_correct(
+        match=m, result=Result.of(games=(1, 2, 0)), reason="slip misread", by=judge
+    )
     assert (c.match.winner_id, c.match.games) == (regs[1].pk, [1, 2, 0])
     audit = AuditEvent.objects.get(action="result.correct")
     assert audit.old["games"] == [2, 1, 0] and audit.new["games"] == [1, 2, 0]
@@ -195,10 +216,10 @@ def test_M_MATCH_1_player_reports_of_a_best_of_3_match_need_the_game_score():
     ev, rnd, regs, org = bo3_round()
     m = table(rnd, 1)
     with pytest.raises(InvalidInput, match="Enter the game score"):
-        services.report_submit(match=m, registration=regs[0], outcome="win", winner=regs[0])
+        services.report_submit(match=m, registration=regs[0], result=Result.win(regs[0]))
     assert not m.reports.exists()
-    services.report_submit(match=m, registration=regs[0], games=(2, 1, 0))
-    state = services.report_submit(match=m, registration=regs[1], games=(2, 1, 0))
+    services.report_submit(match=m, registration=regs[0], result=Result.of(games=(2, 1, 0)))
+    state = services.report_submit(match=m, registration=regs[1], result=Result.of(games=(2, 1, 0)))
     assert state == "recorded"
     assert (table(rnd, 1).winner_id, table(rnd, 1).games) == (regs[0].pk, [2, 1, 0])
 
@@ -323,7 +344,7 @@ def test_a_complete_round_changes_its_games_only_through_a_correction(scorekeepe
 @pytest.mark.django_db
 def test_M_MATCH_1_the_judges_correction_page_takes_the_games(client):
     ev, rnd, regs, org = bo3_round()
-    m = services.slip_enter(match=table(rnd, 1), games=(2, 1, 0), by=org)
+    m = services.slip_enter(match=table(rnd, 1), result=Result.of(games=(2, 1, 0)), by=org)
     client.force_login(factories.staff(ev, StaffRole.JUDGE))
     page = client.get(reverse("staff:corrections", args=[ev.slug]) + f"?round={rnd.pk}")
     assert 'name="wins_1"' in page.content.decode()
@@ -341,8 +362,8 @@ def test_M_MATCH_1_the_judges_correction_page_takes_the_games(client):
 def test_M_MATCH_1_staff_resolve_a_disputed_best_of_3_report_with_the_games(client):
     ev, rnd, regs, org = bo3_round()
     m = table(rnd, 1)
-    services.report_submit(match=m, registration=regs[0], games=(2, 1, 0))
-    services.report_submit(match=m, registration=regs[1], games=(2, 0, 0))
+    services.report_submit(match=m, registration=regs[0], result=Result.of(games=(2, 1, 0)))
+    services.report_submit(match=m, registration=regs[1], result=Result.of(games=(2, 0, 0)))
     client.force_login(factories.staff(ev, StaffRole.SCOREKEEPER))
     page = client.get(reverse("staff:disputes", args=[ev.slug])).content.decode()
     assert 'name="wins_1"' in page and "Accept:" not in page  # disputed: staff decide

@@ -19,6 +19,7 @@ from tournaments.errors import DivisionUnconfirmed, InvalidInput, RoundStateErro
 from tournaments.models import AuditEvent, Outcome, Phase, Registration, RoundStatus
 from tournaments.selectors.reports import page_for_player, reports_for_round
 from tournaments.selectors.timer import timer_for_public
+from tournaments.services import Result
 from tournaments.services.player_decklists import decklist_settings_update
 from tournaments.services.tables import (
     group_first_table_set,
@@ -162,7 +163,7 @@ def test_the_first_table_stays_with_the_group_round_after_round(organiser):
         services.round_start(round=rnd, by=organiser)
         for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
             winner = m.seats.all()[0].registration
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
+            services.slip_enter(match=m, result=Result.win(winner), by=organiser)
     (junior2,) = round_pair(event=ev, group="junior", by=organiser, seed=2)
     (masters2,) = round_pair(event=ev, group="masters", by=organiser, seed=2)
     assert tables_of(junior2) == [9, 10, 11]
@@ -310,8 +311,8 @@ def test_the_htmx_slip_fragment_tells_same_names_apart(staff_client, twins):
 def test_player_reports_say_who_is_who(twins):
     ev, rnd, noah17, noah18 = twins
     m = rnd.matches.get()
-    services.report_submit(match=m, registration=noah17, outcome=Outcome.WIN, winner=noah17)
-    services.report_submit(match=m, registration=noah18, outcome=Outcome.WIN, winner=noah18)
+    services.report_submit(match=m, registration=noah17, result=Result.win(noah17))
+    services.report_submit(match=m, registration=noah18, result=Result.win(noah18))
     lines = reports_for_round(rnd.pk)[m.pk].lines
     assert [(x.name, x.text) for x in lines] == [
         ("Noah Williams #0017", "Noah Williams #0017 wins"),

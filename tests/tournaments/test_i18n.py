@@ -22,6 +22,7 @@ from tests import factories
 from tests.page_tour import page_urls, played_events
 from tournaments import services
 from tournaments.models import Match, Outcome, Player, RoundStatus, StaffRole
+from tournaments.services import Result
 from tournaments.templatetags import registry_i18n as f
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("i18n")]
@@ -415,7 +416,7 @@ def test_the_standings_tables_are_cached_per_language(
         rnd = factories.round_in_order(event, by=organiser)
         for m in rnd.matches.prefetch_related("seats__registration"):
             winner = m.seats.all()[0].registration
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
+            services.slip_enter(match=m, result=Result.win(winner), by=organiser)
     url = f"/e/{event.slug}/standings/"
     en = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "After round 1" in en and ">Player<" in en

@@ -1,6 +1,6 @@
 """Texts written where no language is active, shown in the reader's language (issue 13):
 a pairing run's note or error and an import job's error are written by a worker and
-stored language-neutrally (``tournaments.messages``); the staff page translates them.
+stored language-neutrally (``tournaments.stored_text``); the staff page translates them.
 The pure rulesets' refusals and notes (``rulesets.i18n.Text``) are translated where a
 page shows them."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.management import get_commands
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -18,7 +19,8 @@ from rulesets import get_ruleset
 from rulesets.tables import recommend
 from tests import factories
 from tests.paths import DATA
-from tournaments.messages import deferred, import_stage, shown, stored
+from tournaments.management.commands import makemessages
+from tournaments.management.commands.makemessages import STORED_TEXT_KEYWORD
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -26,6 +28,7 @@ from tournaments.models import (
     ImportJob,
     ImportJobStatus,
 )
+from tournaments.stored_text import deferred, gettext_storable, import_stage, shown, stored
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("i18n")]
 
@@ -297,3 +300,27 @@ def test_the_planners_note_is_shown_on_the_new_event_page_in_the_visitors_langua
     url = reverse("staff:event_create") + "?ruleset=mtg&players=400&tables=10"
     body = _get(client, url, lang)
     assert note in body
+
+
+def test_a_storable_text_is_translated_now_and_stored_language_neutrally():
+    """``gettext_storable`` is Django's ``gettext`` that keeps its msgid and params: the
+    text in the active language, the stored form the msgid, shown later in the reader's."""
+    with translation.override("es"):
+        text = gettext_storable("Pair Swiss round %(number)s of %(total)s.") % {
+            "number": 2,
+            "total": 5,
+        }
+        assert text == "Emparejar la ronda suiza 2 de 5."
+    assert json.loads(stored(text)) == {
+        "msgid": "Pair Swiss round %(number)s of %(total)s.",
+        "params": {"number": 2, "total": 5},
+    }
+    assert shown(stored(text)) == "Pair Swiss round 2 of 5."
+
+
+def test_makemessages_extracts_the_storable_texts():
+    """``manage.py makemessages`` is the project's, which tells xgettext the
+    ``gettext_storable`` keyword, so the stored texts reach the catalogue."""
+    assert get_commands()["makemessages"] == "tournaments"
+    assert STORED_TEXT_KEYWORD == "--keyword=gettext_storable"
+    assert STORED_TEXT_KEYWORD in makemessages.Command.xgettext_options

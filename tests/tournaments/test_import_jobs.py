@@ -28,7 +28,6 @@ from interchange.views import imports as import_views
 from standings.models import StandingsSnapshot
 from tests import factories
 from tests.paths import DATA
-from tournaments.messages import shown
 from tournaments.models import (
     Event,
     ImportFormat,
@@ -38,6 +37,7 @@ from tournaments.models import (
     Registration,
     StaffRole,
 )
+from tournaments.stored_text import shown
 
 TDF = DATA / "pokemon" / "2025-dg-nov-cup.tdf"
 WER = DATA / "mtg" / "wer-modern-weekly-2018-10-29.wer"
@@ -323,7 +323,7 @@ def test_the_sweep_fails_a_job_whose_worker_died_and_try_again_imports_it(
     )
     assert import_jobs_sweep() == [(job.pk, "failed")]  # the beating one is left alone
     job.refresh_from_db()
-    error = shown(job.error)  # stored language-neutrally (tournaments.messages)
+    error = shown(job.error)  # stored language-neutrally (tournaments.stored_text)
     assert job.status == FAILED and error.startswith("The worker importing this file stopped")
     assert error.endswith("nothing was imported. Try again.")
     assert bytes(job.content) == TDF.read_bytes()  # kept for "Try again"

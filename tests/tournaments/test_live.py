@@ -20,7 +20,8 @@ from tournaments.live import hub as hub_module
 from tournaments.live.hub import Hub, Listener, read_changed
 from tournaments.live.stream import Stream, events_async, events_sync
 from tournaments.live.topics import Change, channel, parse
-from tournaments.models import LiveVersion, Outcome
+from tournaments.models import LiveVersion
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +65,7 @@ def test_a_slip_tells_the_staff_the_projector_and_both_players_but_not_the_publi
     a, b = (s.registration_id for s in m.seats.order_by("pk"))
     before = versions(ev.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     after = versions(ev.pk)
     grown = {t for t in after if after[t] > before.get(t, 0)}
     assert grown == {"staff", "results", f"reg:{a}", f"reg:{b}"}
@@ -95,8 +96,7 @@ def test_a_finished_event_is_announced_with_its_last_public_change(
     with django_capture_on_commit_callbacks(execute=True):
         services.slip_enter(
             match=rnd.matches.get(),
-            outcome=Outcome.WIN,
-            winner=rnd.matches.get().seats.first().registration,
+            result=Result.win(rnd.matches.get().seats.first().registration),
             by=organiser,
         )
     ev.refresh_from_db()

@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from interchange.services import import_jobs
 from tests.paths import DATA
-from tournaments.messages import shown
 from tournaments.models import (
     BackgroundRun,
     BackgroundRunStatus,
@@ -26,6 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services import runs
 from tournaments.services.runs import NoAnswer, no_answer
+from tournaments.stored_text import shown
 
 PAIRING, STANDINGS = BackgroundRun.Kind.PAIRING, BackgroundRun.Kind.STANDINGS
 QUEUED, RUNNING = BackgroundRunStatus.QUEUED, BackgroundRunStatus.RUNNING

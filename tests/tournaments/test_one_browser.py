@@ -17,6 +17,7 @@ from tournaments.browsers import COOKIE, browser_id
 from tournaments.errors import InvalidInput
 from tournaments.models import AuditEvent, Outcome, SelfReport, SelfReportMode
 from tournaments.selectors.reports import disputes_for_staff
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def table(event8, organiser):
 
 def report(match, reg, winner, browser):
     return services.report_submit(
-        match=match, registration=reg, outcome=Outcome.WIN, winner=winner, browser=browser
+        match=match, registration=reg, result=Result.win(winner), browser=browser
     )
 
 
@@ -99,8 +100,7 @@ def test_staff_cannot_accept_a_one_browser_table_but_decide_it_with_a_reason(
         match=match,
         by=organiser,
         reason="Both players confirmed at the table",
-        outcome=Outcome.WIN,
-        winner=misty,
+        result=Result.win(misty),
     )
     match.refresh_from_db()
     assert (match.outcome, match.winner_id) == (Outcome.WIN, misty.pk)
@@ -116,9 +116,11 @@ def test_one_browser_reporting_for_two_seats_of_a_pod_is_a_dispute(organiser):
     a = seats(pod)
     for i, reg in enumerate(a[:-1]):
         browser = PHONE if i < 2 else f"own-phone-{i}"
-        services.report_submit(match=pod, registration=reg, winner=a[0], browser=browser)
+        services.report_submit(
+            match=pod, registration=reg, result=Result.of(winner=a[0]), browser=browser
+        )
     assert services.report_submit(
-        match=pod, registration=a[-1], winner=a[0], browser="own-phone-last"
+        match=pod, registration=a[-1], result=Result.of(winner=a[0]), browser="own-phone-last"
     ) == ("one-browser")
     pod.refresh_from_db()
     assert pod.outcome == Outcome.PENDING

@@ -114,11 +114,19 @@ def test_one_dispute_service_decides_both_formats_and_logs_the_override(tables, 
     assert AuditEvent.objects.get(action="report.override").reason == "judge saw it"
 
 
-def test_a_result_and_its_parts_are_not_both_given(tables, organiser):
+def test_the_result_services_take_a_result_not_its_parts(tables, organiser):
+    """One shape in: a ``Result``; its parts as keywords are a programming error."""
     _, (t1, _, _) = tables
     a = players(t1)
-    with pytest.raises(TypeError, match="not both"):
+    with pytest.raises(TypeError, match="winner"):
         services.slip_enter(match=t1, result=Result.win(a[0]), winner=a[0], by=organiser)
+    for service in (services.slip_enter, services.dispute_resolve, services.result_correct):
+        with pytest.raises(TypeError, match="outcome"):
+            service(match=t1, outcome="win", winner=a[0], reason="x", by=organiser)
+    with pytest.raises(TypeError, match="games"):
+        services.report_submit(match=t1, registration=a[0], games=(2, 0, 0))
+    t1.refresh_from_db()
+    assert t1.outcome == Outcome.PENDING
 
 
 def test_a_pod_draw_names_who_conceded_and_a_match_has_no_concession(organiser):

@@ -27,6 +27,7 @@ from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.identities import file_ids, pop_id_problem, sanction_id_problem
 from tournaments.models import AuditEvent, Event, Outcome
+from tournaments.services import Result
 
 SANCTION, POP = "25-11-024905", "2289823"
 
@@ -188,7 +189,7 @@ def _played_event(organiser) -> Event:
     services.round_start(round=rnd, by=organiser)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         first = m.seats.get(seat=1).registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first, by=organiser)
+        services.slip_enter(match=m, result=Result.win(first), by=organiser)
     services.registration_drop(registration=ev.registrations.get(external_id="p2"), by=organiser)
     ev.refresh_from_db()
     return ev
@@ -286,7 +287,7 @@ def test_csv_rows_carry_play_ids_a_dropped_column_and_rounded_percentages(organi
     services.round_publish(round=rnd, by=organiser)
     services.round_start(round=rnd, by=organiser)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     path = tmp_path / "standings.csv"
     run("export_csv", ev.slug, "standings", str(path))
     header, *rows = csv.reader(path.read_text(encoding="utf-8-sig").splitlines())

@@ -10,8 +10,9 @@ from django.urls import reverse
 from standings.models import StandingsSnapshot
 from tests import factories
 from tournaments import services
-from tournaments.models import Match, Outcome, RoundStatus
+from tournaments.models import Match, RoundStatus
 from tournaments.selectors.reports import PastRound, page_for_player, standing_for_player
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +34,7 @@ def test_May_who_has_not_reported_is_asked_to_report_not_told_to_wait(client):
         reg.player.name = name
         reg.player.save()
     match = Match.objects.get(round=rnd, table=1)
-    services.report_submit(match=match, registration=misty, outcome=Outcome.WIN, winner=misty)
+    services.report_submit(match=match, registration=misty, result=Result.win(misty))
     body = _body(client, may)
     assert "Misty Elm reported: <strong>Misty Elm wins, you lose</strong>" in body
     assert 'data-waiting="me"' in body
@@ -49,7 +50,7 @@ def _play(rnd, by) -> None:
     """Every table of ``rnd`` won by its first seat; the round completes."""
     for m in Match.objects.filter(round=rnd).prefetch_related("seats__registration"):
         first = sorted(m.seats.all(), key=lambda s: s.seat)[0].registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=first, by=by)
+        services.slip_enter(match=m, result=Result.win(first), by=by)
 
 
 def test_a_player_reads_place_record_points_opponents_and_table(client, organiser, event8):

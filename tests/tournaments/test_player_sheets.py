@@ -17,6 +17,7 @@ from tournaments.errors import InvalidInput
 from tournaments.models import AuditEvent, RoundStatus
 from tournaments.player_sheet import sheet_parse, sheet_separator, turn_name, year_of
 from tournaments.selectors.names import shown_name
+from tournaments.services import Result
 
 MIXED = (
     "Alice Smith,1111,1990\n"
@@ -264,7 +265,7 @@ def test_standings_tell_players_with_the_same_name_apart(client, organiser):
     event = two_alices(organiser)
     rnd = factories.round_in_order(event, by=organiser)
     for m in rnd.matches.all():
-        services.slip_enter(match=m, outcome="draw", by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     data = standings_data(event)
     rows = {r["player"]: r for rows in data["divisions"].values() for r in rows}
     twins = sorted(r["shown_name"] for r in rows.values() if "shown_name" in r)

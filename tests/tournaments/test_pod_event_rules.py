@@ -19,7 +19,7 @@ from tournaments.forms import EventForm
 from tournaments.models import AuditEvent, Outcome
 from tournaments.multiplayer import match_points_rule
 from tournaments.selectors.timer import timer_for_public
-from tournaments.services import pod_intentional_draw_note, result_correct, slip_enter
+from tournaments.services import Result, pod_intentional_draw_note, result_correct, slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -133,9 +133,9 @@ def test_MP_PTS_1_round_page_points_use_pod_size_3_and_skip_conceded_draws(clien
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
     winner = seats(t1)[0]
-    slip_enter(match=t1, winner=winner, by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=winner), by=organiser)
     b = seats(t2)
-    slip_enter(match=t2, conceded=[b[0].pk], by=organiser)
+    slip_enter(match=t2, result=Result.draw([b[0].pk]), by=organiser)
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=6)
     client.force_login(organiser)
     html = client.get(f"/e/{event.slug}/staff/rounds/{r2.pk}/").content.decode()
@@ -155,9 +155,9 @@ def test_P_LATE_1_late_entry_losses_count_as_rounds_played_with_no_points(organi
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     start(r2, organiser)
     m = r2.matches.get(seats__registration=late)
-    slip_enter(match=m, winner=late, by=organiser)
+    slip_enter(match=m, result=Result.of(winner=late), by=organiser)
     for other in r2.matches.exclude(pk=m.pk):
-        slip_enter(match=other, winner=seats(other)[0], by=organiser)
+        slip_enter(match=other, result=Result.of(winner=seats(other)[0]), by=organiser)
     line = next(
         r for r in group_standings(event, group_row(event, "open")).rows if r.player == str(late.pk)
     )
@@ -170,15 +170,14 @@ def test_P_SW_9_a_correction_of_who_conceded_marks_later_pods(organiser):
     (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
-    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
     m = slip_enter(match=t2, by=organiser)  # a draw shared by all four
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     conceder = seats(t2)[2]
     m.refresh_from_db()
     result_correct(
         match=m,
-        winner=None,
-        conceded=[conceder.pk],
+        result=Result.of(winner=None, conceded=[conceder.pk]),
         version=m.version,
         reason="Seat 3 had conceded",
         by=organiser,
@@ -193,12 +192,18 @@ def test_P_SW_9_a_marked_pod_round_is_paired_again_from_the_corrected_standings(
     (r1,) = round_pair(event=event, group="open", by=organiser, seed=1)
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
-    m = slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
-    slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
+    m = slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
+    slip_enter(match=t2, result=Result.of(winner=seats(t2)[0]), by=organiser)
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     m.refresh_from_db()
     new_winner = seats(t1)[1]
-    result_correct(match=m, winner=new_winner, version=m.version, reason="wrong seat", by=organiser)
+    result_correct(
+        match=m,
+        result=Result.of(winner=new_winner),
+        version=m.version,
+        reason="wrong seat",
+        by=organiser,
+    )
     client.force_login(organiser)
     url = f"/e/{event.slug}/staff/rounds/{r2.pk}/repair/"
     assert "Pair round 2 again" in client.get(url).content.decode()

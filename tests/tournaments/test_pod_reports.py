@@ -14,6 +14,7 @@ from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict
 from tournaments.models import AuditEvent, Outcome, SelfReportMode
 from tournaments.selectors.reports import disputes_for_staff
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -34,13 +35,14 @@ def report_submit(match, registration, winner=None, conceded=False):
     return services.report_submit(
         match=match,
         registration=registration,
-        winner=winner,
-        conceded=[registration.pk] if conceded else [],
+        result=Result.of(winner=winner, conceded=[registration.pk] if conceded else []),
     )
 
 
 def dispute_resolve(match, winner, reason, by):
-    return services.dispute_resolve(match=match, winner=winner, reason=reason, by=by)
+    return services.dispute_resolve(
+        match=match, result=Result.of(winner=winner), reason=reason, by=by
+    )
 
 
 def report_all(match, winner=None, conceded=()):
@@ -138,7 +140,7 @@ def test_staff_slip_overrides_pending_pod_reports(organiser, pod):
     _, _, m = pod
     a = seats(m)
     report_submit(m, a[0], winner=a[0])
-    services.slip_enter(match=m, winner=a[3], by=organiser)
+    services.slip_enter(match=m, result=Result.of(winner=a[3]), by=organiser)
     assert AuditEvent.objects.filter(action="report.override", object_id=str(m.pk)).exists()
 
 

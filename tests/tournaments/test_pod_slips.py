@@ -15,7 +15,7 @@ from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.errors import InvalidInput, ResultConflict, RoundStateError
 from tournaments.models import AuditEvent, BackgroundRun, Outcome, RoundStatus
-from tournaments.services import slip_enter
+from tournaments.services import Result, slip_enter
 
 pytestmark = pytest.mark.django_db
 
@@ -39,9 +39,9 @@ def test_MP_PTS_1_win_is_seven_points_and_a_draw_skips_conceded_players(organise
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     a = seats(t1)
-    slip_enter(match=t1, winner=a[2], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=a[2]), by=organiser)
     b = seats(t2)
-    slip_enter(match=t2, conceded=[b[0].pk], by=organiser)  # a draw; seat 1 conceded
+    slip_enter(match=t2, result=Result.draw([b[0].pk]), by=organiser)  # a draw; seat 1 conceded
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
     assert BackgroundRun.objects.filter(event=event, kind=BackgroundRun.Kind.STANDINGS).exists()
@@ -58,9 +58,11 @@ def test_MP_PTS_1_win_in_a_smaller_pod_is_still_2n_minus_1(organiser):
     services.round_start(round=rnd, by=organiser)
     small = rnd.matches.get(table=2)
     assert small.seats.count() == 3
-    slip_enter(match=small, winner=seats(small)[0], by=organiser)
+    slip_enter(match=small, result=Result.of(winner=seats(small)[0]), by=organiser)
     slip_enter(
-        match=rnd.matches.get(table=1), winner=seats(rnd.matches.get(table=1))[0], by=organiser
+        match=rnd.matches.get(table=1),
+        result=Result.of(winner=seats(rnd.matches.get(table=1))[0]),
+        by=organiser,
     )
     assert points(event)[str(seats(small)[0].pk)] == 7
 
@@ -68,8 +70,8 @@ def test_MP_PTS_1_win_in_a_smaller_pod_is_still_2n_minus_1(organiser):
 def test_MP_PTS_2_game_points_from_the_recorded_pods(organiser, pod_round):
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
-    slip_enter(match=t1, winner=seats(t1)[1], by=organiser)
-    slip_enter(match=t2, conceded=[seats(t2)[3].pk], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=seats(t1)[1]), by=organiser)
+    slip_enter(match=t2, result=Result.draw([seats(t2)[3].pk]), by=organiser)
     results = {r.players: r for r in pod_results(match_records(factories.group_row(event, "open")))}
     r1 = next(r for r in results.values() if r.winner is not None)
     r2 = next(r for r in results.values() if r.winner is None)
@@ -81,23 +83,27 @@ def test_pod_slip_rules_refuse_impossible_results(organiser, pod_round):
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     with pytest.raises(InvalidInput, match="one of the players"):
-        slip_enter(match=t1, winner=seats(t2)[0], by=organiser)
+        slip_enter(match=t1, result=Result.of(winner=seats(t2)[0]), by=organiser)
     with pytest.raises(InvalidInput, match="conceded cannot win"):
-        slip_enter(match=t1, winner=seats(t1)[0], conceded=[seats(t1)[0].pk], by=organiser)
+        slip_enter(
+            match=t1,
+            result=Result.of(winner=seats(t1)[0], conceded=[seats(t1)[0].pk]),
+            by=organiser,
+        )
     with pytest.raises(InvalidInput, match="nobody is left"):
-        slip_enter(match=t1, conceded=[r.pk for r in seats(t1)], by=organiser)
+        slip_enter(match=t1, result=Result.draw([r.pk for r in seats(t1)]), by=organiser)
 
 
 def test_stale_pod_slip_conflicts_and_a_resent_one_changes_nothing(organiser, pod_round):
     _, rnd = pod_round
     t1 = rnd.matches.get(table=1)
     a = seats(t1)
-    slip_enter(match=t1, winner=a[0], version=0, by=organiser)
-    slip_enter(match=t1, winner=a[0], version=0, by=organiser)  # double click
+    slip_enter(match=t1, result=Result.of(winner=a[0]), version=0, by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=a[0]), version=0, by=organiser)  # double click
     t1.refresh_from_db()
     assert t1.version == 1
     with pytest.raises(ResultConflict, match="just recorded as Player"):
-        slip_enter(match=t1, winner=a[1], version=0, by=organiser)
+        slip_enter(match=t1, result=Result.of(winner=a[1]), version=0, by=organiser)
     assert AuditEvent.objects.filter(action="result.enter", object_id=str(t1.pk)).count() == 1
 
 
@@ -106,7 +112,7 @@ def test_pod_slip_waits_for_the_round_to_start(organiser):
     (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
     t1 = rnd.matches.get(table=1)
     with pytest.raises(RoundStateError):
-        slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+        slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
 
 
 # --- the staff round page ---------------------------------------------------------------
@@ -163,8 +169,8 @@ def test_judge_corrects_a_pod_with_a_reason_and_later_pods_are_marked(client, or
     event, rnd = pod_round
     t1, t2 = rnd.matches.order_by("table")
     a = seats(t1)
-    slip_enter(match=t1, winner=a[0], by=organiser)
-    slip_enter(match=t2, winner=seats(t2)[0], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=a[0]), by=organiser)
+    slip_enter(match=t2, result=Result.of(winner=seats(t2)[0]), by=organiser)
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=3)
     judge = factories.staff(event, StaffRole.JUDGE)
     client.force_login(judge)
@@ -183,9 +189,11 @@ def test_judge_corrects_a_pod_with_a_reason_and_later_pods_are_marked(client, or
 def test_pod_correction_needs_a_reason(organiser, pod_round):
     _, rnd = pod_round
     t1 = rnd.matches.get(table=1)
-    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
     with pytest.raises(InvalidInput, match="reason"):
-        services.result_correct(match=t1, winner=seats(t1)[1], reason=" ", by=organiser)
+        services.result_correct(
+            match=t1, result=Result.of(winner=seats(t1)[1]), reason=" ", by=organiser
+        )
 
 
 def test_intentional_draw_note_only_in_a_running_top_cut(organiser, pod_round):

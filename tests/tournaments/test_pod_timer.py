@@ -13,7 +13,7 @@ from tests.pod_factories import pod_event, seats
 from tournaments import services
 from tournaments.clock import RoundTimes, clock_text, round_clock
 from tournaments.selectors import divisions_for_event
-from tournaments.services import pod_intentional_draw_note, slip_enter
+from tournaments.services import Result, pod_intentional_draw_note, slip_enter
 
 START = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.UTC)
 PODS = get_ruleset("mtg-multiplayer")
@@ -79,7 +79,7 @@ def test_MP_TIME_1_timer_page_shows_the_server_clock_pods_playing_and_a_qr(clien
     rnd.started_at = timezone.now() - dt.timedelta(minutes=20, seconds=5)
     rnd.save(update_fields=["started_at"])
     t1 = rnd.matches.get(table=1)
-    slip_enter(match=t1, winner=seats(t1)[0], by=organiser)
+    slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
     html = client.get(f"/e/{event.slug}/timer/").content.decode()
     assert "Round 1" in html and ">59:5" in html  # 80 − 20:05 = 59:55, by the server's clock
     assert "Still playing: table <strong>2</strong>" in html
@@ -95,7 +95,7 @@ def test_MP_TIME_1_intentional_draw_starts_the_150_minute_limit_in_the_top_cut(c
     services.round_publish(round=r1, by=organiser)
     services.round_start(round=r1, by=organiser)
     for m in r1.matches.all():
-        slip_enter(match=m, winner=seats(m)[0], by=organiser)
+        slip_enter(match=m, result=Result.of(winner=seats(m)[0]), by=organiser)
     (cut,) = round_pair(event=event, group="open", by=organiser)
     services.round_publish(round=cut, by=organiser)
     services.round_start(round=cut, by=organiser)

@@ -18,13 +18,14 @@ from django.utils import translation
 from tests import factories
 from tests.tournaments.test_faults import cache_on, redis_server  # noqa: F401 - fixtures
 from tournaments import public_pages, services
-from tournaments.models import Outcome, Round, RoundStatus
+from tournaments.models import Round, RoundStatus
 from tournaments.public_pages import public_pages_forget
 from tournaments.selectors import (
     current_public_rounds,
     seats_for_public,
     views_in_language,
 )
+from tournaments.services import Result
 
 HX = {"HX-Request": "true"}
 RESTORE = {"HX-Request": "true", "HX-History-Restore-Request": "true"}
@@ -49,7 +50,7 @@ def _play(rnd: Round, by, commit, *, start: bool = True) -> None:
             services.round_start(round=rnd, by=by)
         for m in rnd.matches.prefetch_related("seats__registration"):
             first = min(m.seats.all(), key=lambda s: s.seat)
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=first.registration, by=by)
+            services.slip_enter(match=m, result=Result.win(first.registration), by=by)
 
 
 @pytest.fixture
@@ -153,7 +154,7 @@ def test_a_correction_changes_the_pairings_etag_and_the_records(
     loser = next(s.registration for s in table1.seats.all() if s.seat == 2)
     with commit():
         services.result_correct(
-            match=table1, by=organiser, reason="slip misread", outcome=Outcome.WIN, winner=loser
+            match=table1, by=organiser, reason="slip misread", result=Result.win(loser)
         )
     after = client.get(url)
     assert after["ETag"] != before["ETag"]

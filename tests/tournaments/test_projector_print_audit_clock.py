@@ -16,10 +16,11 @@ from django.utils import timezone
 
 from tests import factories
 from tournaments import services
-from tournaments.models import AuditEvent, Outcome, Phase, Round, RoundStatus
+from tournaments.models import AuditEvent, Phase, Round, RoundStatus
 from tournaments.selectors.audit import AUDIT_PAGE_ROWS
 from tournaments.selectors.printing import surname_first, wall_sort_key
 from tournaments.selectors.timer import clock_for_staff
+from tournaments.services import Result
 from tournaments.templatetags.matchslip import page_url
 
 pytestmark = pytest.mark.django_db
@@ -222,7 +223,7 @@ def test_a_complete_round_clock_stops_at_its_completion(client):
     rnd = factories.round_in_order(ev, by=organiser)
     for match in rnd.matches.all():
         first = match.seats.order_by("seat").first().registration
-        services.slip_enter(match=match, outcome=Outcome.WIN, winner=first, by=organiser)
+        services.slip_enter(match=match, result=Result.win(first), by=organiser)
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
     started = timezone.now() - dt.timedelta(hours=3)

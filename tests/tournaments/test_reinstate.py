@@ -10,7 +10,8 @@ from pairings.services import round_pair
 from tests import factories
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.models import AuditEvent, MatchSeat, Outcome, StaffRole
+from tournaments.models import AuditEvent, MatchSeat, StaffRole
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,9 @@ def play_round_1(organiser, players: int = 6):
     rnd = factories.round_in_order(event, by=organiser)
     for m in rnd.matches.prefetch_related("seats"):
         services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=organiser
+            match=m,
+            result=Result.win(m.seats.order_by("pk")[0].registration),
+            by=organiser,
         )
     return event, list(event.registrations.order_by("pk"))
 

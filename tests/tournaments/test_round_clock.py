@@ -1,5 +1,5 @@
 """The round clock of every ruleset (issue 9, part 4): the pure clock per ruleset (pods:
-MP-TIME-1; head-to-head times are the ruleset modules' own, RULES.md is silent), pause,
+MP-TIME-1; head-to-head times are the ruleset modules' own, docs/rules.md is silent), pause,
 resume and added time, a table's time extension, the services' refusals, the projector
 page and the staff controls with their permissions."""
 
@@ -16,6 +16,7 @@ from tournaments import services
 from tournaments.clock import RoundTimes, round_clock
 from tournaments.errors import InvalidInput, RoundStateError
 from tournaments.models import AuditEvent, Match, Outcome, Phase, Round, RoundStatus, StaffRole
+from tournaments.services import Result
 
 START = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.UTC)
 HX = {"HX-Request": "true"}
@@ -156,6 +157,7 @@ def state(rnd: Round) -> tuple:
 
 def staff_clock(rnd: Round, at: float):
     r = Round.objects.get(pk=rnd.pk)
+    assert r.started_at is not None
     times = RoundTimes(
         r.started_at, r.clock_paused_at, r.clock_paused_seconds, r.clock_added_seconds
     )
@@ -222,7 +224,7 @@ def test_clock_services_refuse_bad_input_changing_nothing(call, error):
     if call == "pause twice":
         services.round_clock_pause(round=rnd, by=organiser)
     if call == "extend a reported table":
-        services.slip_enter(match=t1, outcome=Outcome.DOUBLE_LOSS, by=organiser)
+        services.slip_enter(match=t1, result=Result.of(outcome=Outcome.DOUBLE_LOSS), by=organiser)
     before = state(rnd)
     action = {
         "pause twice": lambda: services.round_clock_pause(round=rnd, by=organiser),

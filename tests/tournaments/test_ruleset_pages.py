@@ -22,6 +22,7 @@ from tests.pod_factories import pod_event
 from tournaments import services
 from tournaments.errors import InvalidInput
 from tournaments.models import Event, EventStatus, Match, Outcome, Phase, Round
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +62,7 @@ def pair(client, event: Event, capture, group: str = "open") -> Round:
     with capture(execute=True):
         response = client.post(reverse("staff:pair", args=[event.slug]), {"group": group})
     assert response.status_code == 302
-    return Round.objects.filter(event=event).order_by("number", "pk").last()
+    return Round.objects.filter(event=event).latest("number", "pk")
 
 
 def start(client, event: Event, rnd: Round) -> None:
@@ -227,7 +228,7 @@ def test_the_day_2_step_says_its_cut_in_plain_words(client, organiser):
     rnd = factories.round_in_order(ev, by=organiser)
     for m in rnd.matches.all():
         winner = m.seats.first().registration
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=organiser)
+        services.slip_enter(match=m, result=Result.win(winner), by=organiser)
     client.force_login(organiser)
     text = visible(page(client, "staff:dashboard", ev.slug))
     assert "Day 2 cut: 19+ match points or the top 32." in text
@@ -412,8 +413,8 @@ def test_each_ruleset_has_its_own_word_for_a_drawn_match(
     assert other not in body
     m = Match.objects.get(round=rnd, table=1)
     games = (1, 1, 1) if ruleset == "mtg" else None
-    kwargs = {"games": games} if games else {"outcome": Outcome.DRAW}
-    services.slip_enter(match=m, by=organiser, **kwargs)
+    result = Result.of(games=games) if games else Result.draw()
+    services.slip_enter(match=m, result=result, by=organiser)
     text = visible(page(client, "staff:round", ev.slug, rnd.pk))
     assert recorded in text
     reg = m.seats.first().registration

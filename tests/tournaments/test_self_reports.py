@@ -18,6 +18,7 @@ from tournaments.models import (
     SelfReportMode,
     StaffRole,
 )
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +32,9 @@ def table(event8, organiser):
 
 
 def report(match, reg, outcome=Outcome.WIN, winner=None):
-    return services.report_submit(match=match, registration=reg, outcome=outcome, winner=winner)
+    return services.report_submit(
+        match=match, registration=reg, result=Result.of(outcome=outcome, winner=winner)
+    )
 
 
 def test_both_players_reporting_the_same_result_records_it(table):
@@ -106,11 +109,9 @@ def test_a_staff_entry_overrides_the_reports_and_the_override_is_logged(table, e
     report(match, ash, winner=ash)
     report(match, misty, winner=misty)
     with pytest.raises(InvalidInput, match="needs a reason"):
-        services.dispute_resolve(
-            match=match, outcome=Outcome.WIN, winner=misty, reason=" ", by=judge
-        )
+        services.dispute_resolve(match=match, result=Result.win(misty), reason=" ", by=judge)
     services.dispute_resolve(
-        match=match, outcome=Outcome.WIN, winner=misty, reason="Ash conceded game 3", by=judge
+        match=match, result=Result.win(misty), reason="Ash conceded game 3", by=judge
     )
     override = AuditEvent.objects.get(action="report.override")
     assert override.actor == judge and override.reason == "Ash conceded game 3"
@@ -121,7 +122,7 @@ def test_a_staff_entry_overrides_the_reports_and_the_override_is_logged(table, e
 
 def test_a_report_after_the_slip_was_entered_with_the_same_result_is_harmless(table, organiser):
     match, ash, _ = table
-    services.slip_enter(match=match, outcome=Outcome.WIN, winner=ash, by=organiser)
+    services.slip_enter(match=match, result=Result.win(ash), by=organiser)
     assert report(match, ash, winner=ash) == "recorded"
 
 

@@ -16,6 +16,7 @@ from tournaments.errors import (
 )
 from tournaments.groups import swiss_group
 from tournaments.models import AuditEvent, Match, MatchSeat, Outcome, Registration, RoundStatus
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -27,9 +28,7 @@ def _start(rnd, by):
 
 def _play_all(rnd, by):
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=by
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.all()[0].registration), by=by)
 
 
 def _pair_and_play(event, by, seed=1):
@@ -91,12 +90,12 @@ def test_R_6_missing_results_block_the_next_round_until_a_double_loss_is_recorde
     _start(rnd, organiser)
     matches = list(rnd.matches.prefetch_related("seats"))
     for m in matches[:-1]:
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=organiser
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.all()[0].registration), by=organiser)
     with pytest.raises(ResultsMissing, match="1 result\\(s\\) missing"):
         round_pair(event=event8, group="open", by=organiser)
-    services.slip_enter(match=matches[-1], outcome=Outcome.DOUBLE_LOSS, by=organiser)
+    services.slip_enter(
+        match=matches[-1], result=Result.of(outcome=Outcome.DOUBLE_LOSS), by=organiser
+    )
     (rnd2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
     assert rnd2.number == 2
 
@@ -106,9 +105,9 @@ def test_stale_slip_with_a_different_result_is_a_conflict_and_changes_nothing(ev
     _start(rnd, organiser)
     m = rnd.matches.prefetch_related("seats").first()
     p1, p2 = (s.registration for s in m.seats.all())
-    services.slip_enter(match=m, outcome=Outcome.WIN, winner=p1, version=0, by=organiser)
+    services.slip_enter(match=m, result=Result.win(p1), version=0, by=organiser)
     with pytest.raises(ResultConflict, match=f"just recorded as {p1.player.name} wins"):
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=p2, version=0, by=organiser)
+        services.slip_enter(match=m, result=Result.win(p2), version=0, by=organiser)
     m.refresh_from_db()
     assert (m.winner_id, m.version) == (p1.pk, 1)
     assert AuditEvent.objects.filter(event=event8, action__startswith="result.").count() == 1
@@ -118,8 +117,8 @@ def test_double_submit_of_the_same_slip_is_harmless(event8, organiser):
     (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     _start(rnd, organiser)
     m = rnd.matches.first()
-    services.slip_enter(match=m, outcome=Outcome.DRAW, version=0, by=organiser)
-    services.slip_enter(match=m, outcome=Outcome.DRAW, version=0, by=organiser)
+    services.slip_enter(match=m, result=Result.draw(), version=0, by=organiser)
+    services.slip_enter(match=m, result=Result.draw(), version=0, by=organiser)
     m.refresh_from_db()
     assert (m.outcome, m.version) == (Outcome.DRAW, 1)
     assert AuditEvent.objects.filter(event=event8, action__startswith="result.").count() == 1
@@ -129,13 +128,13 @@ def test_impossible_slips_are_refused(event8, organiser):
     (rnd,) = round_pair(event=event8, group="open", by=organiser, seed=1)
     m = rnd.matches.first()
     with pytest.raises(RoundStateError, match="has not started"):
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     _start(rnd, organiser)
     stranger = Registration.objects.filter(event=event8).exclude(seats__match=m).first()
     with pytest.raises(InvalidInput, match="one of the two players"):
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=stranger, by=organiser)
+        services.slip_enter(match=m, result=Result.win(stranger), by=organiser)
     with pytest.raises(InvalidInput, match="not a match result"):
-        services.slip_enter(match=m, outcome="bye", by=organiser)
+        services.slip_enter(match=m, result=Result.of(outcome="bye"), by=organiser)
     m.refresh_from_db()
     assert m.outcome == Outcome.PENDING
 
@@ -147,14 +146,12 @@ def test_P_POST_4_round_1_correctable_after_round_2_paired_locked_once_round_3_p
     m = r1.matches.prefetch_related("seats").first()
     loser = m.seats.all()[1].registration
     r2 = _pair_and_play(event8, organiser, seed=2)
-    services.slip_enter(
-        match=m, outcome=Outcome.WIN, winner=loser, by=organiser, reason="slip misread"
-    )
+    services.slip_enter(match=m, result=Result.win(loser), by=organiser, reason="slip misread")
     m.refresh_from_db()
     assert m.winner_id == loser.pk
     round_pair(event=event8, group="open", by=organiser, seed=3)
     with pytest.raises(RecordLocked, match="second subsequent round has been paired"):
-        services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser, reason="late appeal")
+        services.slip_enter(match=m, result=Result.draw(), by=organiser, reason="late appeal")
     assert r2.matches.exists()
     entry = AuditEvent.objects.get(event=event8, action="result.correct")
     assert entry.reason == "slip misread" and entry.old["winner"] != entry.new["winner"]

@@ -258,6 +258,7 @@ def test_a_reset_for_an_unknown_address_sends_nothing(client):
     assert sent.url == reverse("password_reset_done") and mail.outbox == []
 
 
+@pytest.mark.multiprocess
 @pytest.mark.parametrize(
     ("env", "backend"),
     [

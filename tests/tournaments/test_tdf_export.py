@@ -18,6 +18,7 @@ from tests import factories
 from tests.paths import DATA
 from tournaments import services
 from tournaments.models import Event, Outcome
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +96,7 @@ def _play(rnd, by):
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
         seats = list(m.seats.all())
         if len(seats) == 2:
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[1].registration, by=by)
+            services.slip_enter(match=m, result=Result.win(seats[1].registration), by=by)
 
 
 LAYOUTS = {

@@ -13,7 +13,7 @@ from pairings.services import round_pair
 from standings.services import standings_data
 from tests import factories
 from tournaments import services
-from tournaments.models import Outcome
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def flighted_masters(by):
         services.round_start(round=rnd, by=by)
         for m in rnd.matches.prefetch_related("seats__registration"):
             winner = m.seats.all()[0].registration
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=by)
+            services.slip_enter(match=m, result=Result.win(winner), by=by)
     return ev
 
 

@@ -15,6 +15,7 @@ from tests.tournaments.test_tdf_export import TDF, export_tdf, import_tdf, summa
 from tournaments import services
 from tournaments.groups import swiss_group
 from tournaments.models import Event, Outcome, Phase
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -25,10 +26,10 @@ def _play(rnd, by):
     for n, m in enumerate(rnd.matches.filter(outcome=Outcome.PENDING).order_by("table")):
         seats = list(m.seats.order_by("seat"))
         if len(seats) == 2 and n % 7 == 3 and rnd.phase != Phase.TOP_CUT:
-            services.slip_enter(match=m, outcome=Outcome.DRAW, by=by)
+            services.slip_enter(match=m, result=Result.draw(), by=by)
         elif len(seats) == 2:
             winner = seats[n % 2].registration
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=winner, by=by)
+            services.slip_enter(match=m, result=Result.win(winner), by=by)
 
 
 def two_day_event(by) -> Event:

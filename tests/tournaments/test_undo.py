@@ -28,6 +28,7 @@ from tournaments.models import (
     RoundStatus,
     SelfReportMode,
 )
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -43,9 +44,7 @@ def seated(rnd: Round) -> dict[int | None, list[str]]:
 def win_all(rnd: Round, by) -> None:
     """Seat 1 wins every pending table, table by table."""
     for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.get(seat=1).registration, by=by
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.get(seat=1).registration), by=by)
 
 
 def juniors_and_masters(organiser, each: int):
@@ -290,7 +289,7 @@ def agreed(event8, organiser):
     m = rnd.matches.get(table=1)
     ash, misty = (s.registration for s in m.seats.order_by("seat"))
     for reg in (ash, misty):
-        services.report_submit(match=m, registration=reg, outcome=Outcome.WIN, winner=ash)
+        services.report_submit(match=m, registration=reg, result=Result.win(ash))
     return m, ash, misty
 
 
@@ -301,11 +300,11 @@ def test_overriding_an_agreed_result_needs_a_reason(agreed, organiser):
         AgreedResultOverride,
         match="Both players reported Player 001 wins: overriding it needs a reason.",
     ):
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=misty, by=organiser, reason=" ")
+        services.slip_enter(match=m, result=Result.win(misty), by=organiser, reason=" ")
     m.refresh_from_db()
     assert (m.outcome, m.winner_id) == (Outcome.WIN, ash.pk)
     services.slip_enter(
-        match=m, outcome=Outcome.WIN, winner=misty, by=organiser, reason="Ash conceded at the table"
+        match=m, result=Result.win(misty), by=organiser, reason="Ash conceded at the table"
     )
     m.refresh_from_db()
     assert m.winner_id == misty.pk
@@ -321,10 +320,10 @@ def test_a_held_agreed_result_also_needs_a_reason_to_override_but_not_to_accept(
     m = rnd.matches.get(table=1)
     ash, misty = (s.registration for s in m.seats.order_by("seat"))
     for reg in (ash, misty):
-        services.report_submit(match=m, registration=reg, outcome=Outcome.DRAW)
+        services.report_submit(match=m, registration=reg, result=Result.draw())
     with pytest.raises(AgreedResultOverride, match="Both players reported tie"):
-        services.slip_enter(match=m, outcome=Outcome.WIN, winner=ash, by=organiser)
-    services.slip_enter(match=m, outcome=Outcome.DRAW, by=organiser)  # what they said
+        services.slip_enter(match=m, result=Result.win(ash), by=organiser)
+    services.slip_enter(match=m, result=Result.draw(), by=organiser)  # what they said
     m.refresh_from_db()
     assert m.outcome == Outcome.DRAW
 
@@ -333,8 +332,8 @@ def test_partial_reports_need_no_reason(event8, organiser):
     rnd = factories.round_in_order(event8, by=organiser)
     m = rnd.matches.get(table=1)
     ash, misty = (s.registration for s in m.seats.order_by("seat"))
-    services.report_submit(match=m, registration=ash, outcome=Outcome.WIN, winner=ash)
-    services.slip_enter(match=m, outcome=Outcome.WIN, winner=misty, by=organiser)
+    services.report_submit(match=m, registration=ash, result=Result.win(ash))
+    services.slip_enter(match=m, result=Result.win(misty), by=organiser)
     m.refresh_from_db()
     assert m.winner_id == misty.pk
 
@@ -411,9 +410,7 @@ def test_undo_last_entry_clears_it_and_reopens_the_round(completed, organiser, e
     )
     assert completed.matches.filter(outcome=Outcome.PENDING).count() == 1
     # the slip is entered again and the round completes again
-    services.slip_enter(
-        match=m, outcome=Outcome.WIN, winner=m.seats.get(seat=2).registration, by=organiser
-    )
+    services.slip_enter(match=m, result=Result.win(m.seats.get(seat=2).registration), by=organiser)
     completed.refresh_from_db()
     assert completed.status == RoundStatus.COMPLETE
 
@@ -432,7 +429,7 @@ def test_undo_is_refused_before_the_round_completes_and_after_a_correction(organ
     win_all(rnd, organiser)
     first = rnd.matches.get(table=1)
     services.result_correct(
-        match=first, outcome=Outcome.WIN, winner=first.seats.get(seat=2).registration,
+        match=first, result=Result.win(first.seats.get(seat=2).registration),
         reason="slip misread", by=organiser,
     )  # fmt: skip
     with pytest.raises(RoundStateError, match="was corrected after the round completed"):
@@ -479,7 +476,7 @@ def test_the_htmx_answer_to_the_last_slip_offers_the_undo(client, event8, organi
     rnd = factories.round_in_order(event8, by=organiser)
     for m in rnd.matches.order_by("table")[:3]:
         services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.get(seat=1).registration, by=organiser
+            match=m, result=Result.win(m.seats.get(seat=1).registration), by=organiser
         )
     last = rnd.matches.get(table=4)
     client.force_login(organiser)

@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import AuditEvent, EventStaff, Outcome, SelfReportMode, StaffRole
+from tournaments.models import AuditEvent, EventStaff, SelfReportMode, StaffRole
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -21,12 +22,10 @@ def played(event8, organiser):
     """Round 1 started: table 1 entered by the organiser, table 2 reported by its players."""
     regs = list(event8.registrations.order_by("pk"))
     rnd = factories.round_in_order(event8, by=organiser)
-    services.slip_enter(
-        match=rnd.matches.get(table=1), outcome=Outcome.WIN, winner=regs[0], by=organiser
-    )
+    services.slip_enter(match=rnd.matches.get(table=1), result=Result.win(regs[0]), by=organiser)
     t2 = rnd.matches.get(table=2)
     for reg in regs[2:4]:
-        services.report_submit(match=t2, registration=reg, outcome=Outcome.DRAW)
+        services.report_submit(match=t2, registration=reg, result=Result.draw())
     return regs
 
 

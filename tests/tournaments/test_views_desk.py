@@ -11,6 +11,7 @@ from standings.models import StandingsSnapshot
 from tests import factories
 from tournaments import services
 from tournaments.models import AuditEvent, Match, Outcome, PenaltyNote, StaffRole
+from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
 
@@ -26,9 +27,7 @@ def play(event, by, seed):
     services.round_publish(round=rnd, by=by)
     services.round_start(round=rnd, by=by)
     for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
-        services.slip_enter(
-            match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=by
-        )
+        services.slip_enter(match=m, result=Result.win(m.seats.all()[0].registration), by=by)
     return rnd
 
 
@@ -148,8 +147,8 @@ def test_disputes_queue_lists_disagreeing_tables_and_a_judge_resolves_one(
     services.round_start(round=rnd, by=organiser)
     m = rnd.matches.get(table=1)
     a, b = (s.registration for s in m.seats.order_by("seat"))
-    services.report_submit(match=m, registration=a, outcome=Outcome.WIN, winner=a)
-    services.report_submit(match=m, registration=b, outcome=Outcome.WIN, winner=b)
+    services.report_submit(match=m, registration=a, result=Result.win(a))
+    services.report_submit(match=m, registration=b, result=Result.win(b))
     client.force_login(judge)
     page = client.get(reverse("staff:disputes", args=[event8.slug])).content.decode()
     assert f'id="match-{m.pk}"' in page and "disputed" in page

@@ -76,6 +76,10 @@ STAFF_URLS = [
     ("staff:decklists", "get", (), ALL_STAFF, 200),
     ("staff:decklist_record", "post", ("registration_id",), ALL_STAFF, 302),
     ("staff:deck_check", "post", (), ALL_STAFF, 302),
+    ("staff:decklist_read", "get", ("registration_id",), ALL_STAFF, 200),  # issue 23
+    ("staff:decklist_reopen", "post", ("registration_id",), ALL_STAFF, 302),
+    ("staff:decklist_deadline", "post", (), ALL_STAFF, 302),
+    ("staff:decklist_settings", "post", (), MANAGE, 302),  # an empty form: a message
     ("staff:team", "get", (), MANAGE, 200),
     ("staff:team_invite", "post", (), MANAGE, 200),
     ("staff:team_remove", "post", ("staff_id",), MANAGE, 302),

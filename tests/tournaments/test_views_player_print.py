@@ -12,9 +12,10 @@ from pairings.services import round_pair
 from tests import factories
 from tests.pod_factories import pod_event, seats
 from tournaments import services
-from tournaments.models import AuditEvent, Outcome, RoundStatus
+from tournaments.models import AuditEvent, RoundStatus
 from tournaments.public_pages import public_pages_refresh
 from tournaments.selectors.printing import cut_stack
+from tournaments.services import Result
 
 HX = {"HX-Request": "true"}
 
@@ -211,7 +212,7 @@ def test_standings_print(client, event8, organiser, django_capture_on_commit_cal
     with django_capture_on_commit_callbacks(execute=True):
         for m in rnd.matches.prefetch_related("seats"):
             services.slip_enter(
-                match=m, outcome=Outcome.WIN, winner=m.seats.all()[0].registration, by=organiser
+                match=m, result=Result.win(m.seats.all()[0].registration), by=organiser
             )
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE

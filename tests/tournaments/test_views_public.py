@@ -13,6 +13,7 @@ from tests import factories
 from tournaments import services
 from tournaments.models import Phase, Player, RoundStatus
 from tournaments.public_cache import pairings_fragment_store
+from tournaments.services import Result
 
 HX = {"HX-Request": "true"}
 
@@ -151,7 +152,7 @@ def test_a_newly_published_round_replaces_the_stored_fragment(client, event8, or
     url = reverse("public:pairings", args=[event8.slug])
     client.get(url)
     for m in rnd.matches.all():
-        services.slip_enter(match=m, outcome="draw", by=organiser)
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
     regs = list(event8.registrations.order_by("-pk"))  # reversed: a different round 2
     make_round(event8, organiser, number=2, regs=regs)
     body = client.get(url).content.decode()
@@ -179,8 +180,9 @@ def test_public_pages_follow_the_event_between_rounds_too(client, event8, organi
     ("page", "most"),
     # the event page: 3, 3 for the pairing groups (the rounds' groups' divisions, the
     # divisions' groups and theirs), and 2 for the estimated finish (rounds, divisions:
-    # planning); every page 1 more for the live versions it shows (issue 19)
-    [("public:event", 9), ("public:pairings", 3), ("public:standings", 4), ("public:bracket", 6)],
+    # planning); every page 1 more for the live versions it shows (issue 19); the event
+    # page 1 more for its featured matches (issue 23, item 4)
+    [("public:event", 10), ("public:pairings", 3), ("public:standings", 4), ("public:bracket", 6)],
 )
 def test_public_pages_take_a_fixed_number_of_queries(
     client, organiser, page, most, django_assert_max_num_queries
@@ -250,7 +252,7 @@ def test_bracket_shows_published_top_cut_rounds_with_winners(client, event8, org
     services.round_publish(round=paired, by=organiser)
     services.round_start(round=paired, by=organiser)
     first = paired.matches.order_by("table").first()
-    services.slip_enter(match=first, outcome="win", winner=regs[1], by=organiser)
+    services.slip_enter(match=first, result=Result.win(regs[1]), by=organiser)
     body = client.get(url).content.decode()
     assert "Semi-finals" in body
     assert '<span class="side winner"><bdi>Player 002</bdi></span>' in body

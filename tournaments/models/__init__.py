@@ -5,7 +5,7 @@ constraints); every state change goes through ``tournaments.services``. Modules:
 ``events`` (event, division, player, registration), ``groups`` (pairing group, cut seed), ``rounds`` (round, match, seat,
 self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
 ``imports`` (uploaded event files imported in the background), ``live`` (what changed,
-per event and topic, for live pages).
+per event and topic, for live pages), ``floor`` (judge calls, issue 23).
 """
 
 from .events import (
@@ -20,6 +20,7 @@ from .events import (
     Structure,
     new_report_token,
 )
+from .floor import JudgeCall, JudgeCallReason, JudgeCallStatus
 from .groups import CutSeed, GroupPhase, PairingGroup
 from .imports import ImportFormat, ImportJob, ImportJobStatus
 from .live import LiveVersion
@@ -32,6 +33,7 @@ from .rounds import (
     Phase,
     Round,
     RoundStatus,
+    Seating,
     SelfReport,
     match_kind,
 )
@@ -62,6 +64,9 @@ __all__ = [
     "ImportFormat",
     "ImportJob",
     "ImportJobStatus",
+    "JudgeCall",
+    "JudgeCallReason",
+    "JudgeCallStatus",
     "LiveVersion",
     "Match",
     "MatchKind",
@@ -75,6 +80,7 @@ __all__ = [
     "Registration",
     "Round",
     "RoundStatus",
+    "Seating",
     "SelfReport",
     "SelfReportMode",
     "StaffInvite",

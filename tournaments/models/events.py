@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 import rulesets
 
 from ..identities import POP_ID_LENGTH, POP_ID_PATTERN, SANCTION_ID_LENGTH, SANCTION_ID_PATTERN
-from ..messages import shown
+from ..stored_text import shown
 from ._checks import one_of
 
 
@@ -150,6 +150,21 @@ class Event(models.Model):
         default=EventListing.LISTED,
         help_text="Draft: staff only; listed: on the home page; unlisted: links still work.",
     )
+    # Issue 23, item 5: deck lists from players (services.player_decklists).
+    decklists_required = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Players hand in a deck list; empty: the ruleset's default "
+        "(Pokémon Championship Point events, Magic Competitive events).",
+    )
+    decklist_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Players submit and edit their list until then; empty: until round 1 starts.",
+    )
+    decklists_public = models.BooleanField(
+        default=False, help_text="The lists are public once the event is finished."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,6 +213,24 @@ class Event(models.Model):
         """The event's :class:`rulesets.Ruleset` (points, columns, words, features), for
         pages and services: ``{{ event.rules.draw_word }}``."""
         return rulesets.get_ruleset(self.ruleset)
+
+    @property
+    def best_of(self) -> int:
+        """Games in a match of this event: 1 for a best-of-1 Magic event (its
+        ``match_length`` option), else 3 (M-MATCH-1; ``Ruleset.best_of``)."""
+        return self.rules.best_of(self.options)
+
+    @property
+    def collects_decklists(self) -> bool:
+        """Whether players hand in deck lists (issue 23, item 5; P-POST-5): the
+        organiser's setting, else the ruleset's default (``DeckRules.required_by_default``:
+        a Pokémon Championship Point event, a Magic Competitive or Professional event)."""
+        if self.decklists_required is not None:
+            return self.decklists_required
+        deck = self.rules.decklist
+        return bool(
+            deck and deck.required_by_default(self.awards_championship_points, self.options)
+        )
 
 
 class Division(models.Model):
@@ -288,6 +321,10 @@ class Registration(models.Model):
         blank=True, help_text="Deck list / team list as submitted (P-POST-5)."
     )
     decklist_received_at = models.DateTimeField(null=True, blank=True)
+    decklist_reopened = models.BooleanField(
+        default=False,
+        help_text="Staff reopened the list after the deadline: the player may submit it once more.",
+    )
     # Check-in (issue 20): present at the event, when and by whom (None: the player
     # themselves, on their private link or at the door; see services.checkin).
     checked_in_at = models.DateTimeField(null=True, blank=True)
@@ -301,6 +338,12 @@ class Registration(models.Model):
     report_token = models.CharField(
         max_length=64, unique=True, default=new_report_token, editable=False
     )
+    # Fixed seating (issue 23, item 3; services.seating): the table this player plays at
+    # in every Swiss round, reserved hall-wide; the reason is for staff only.
+    fixed_table = models.PositiveIntegerField(null=True, blank=True)
+    fixed_table_reason = models.CharField(max_length=200, blank=True, default="")
+    # Featured tables (issue 23, item 4): the player asked not to be featured (coverage).
+    feature_opt_out = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -308,7 +351,16 @@ class Registration(models.Model):
         verbose_name_plural = _("registrations")
         ordering = ["player__name"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "external_id"], name="registration_unique_id")
+            models.UniqueConstraint(fields=["event", "external_id"], name="registration_unique_id"),
+            models.UniqueConstraint(
+                fields=["event", "fixed_table"],
+                condition=Q(fixed_table__isnull=False),
+                name="registration_unique_fixed_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
+                name="registration_fixed_table_from_1",
+            ),
         ]
 
     def __str__(self) -> str:

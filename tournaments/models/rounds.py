@@ -101,6 +101,16 @@ class MatchKind(models.TextChoices):
     LATE_ENTRY_LOSS = "late-entry-loss", _("Late-entry loss")
 
 
+class Seating(models.TextChoices):
+    """Where a table sits, when it is not simply its bracket place (issue 23, item 3;
+    ``pairings.engine.seating``): at a player's fixed seat, or at a fixed seat numbered
+    lower than its bracket place (marked so it is not taken for a top table)."""
+
+    BRACKET = "", _("Bracket order")
+    FIXED = "fixed", _("Fixed seat")
+    FIXED_NOT_TOP = "fixed-not-top", _("Fixed seat, not a top table")
+
+
 #: The kinds of a match that seats players against each other.
 PLAYED_KINDS = (MatchKind.SWISS, MatchKind.BRACKET, MatchKind.THIRD_PLACE)
 
@@ -157,12 +167,22 @@ class Match(models.Model):
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Issue 23, item 3: the table is a player's fixed seat (stored when paired).
+    seating = models.CharField(max_length=16, choices=Seating.choices, blank=True, default="")
+    # Issue 23, item 4: the feature table's name (coverage, stream); "" when not featured.
+    feature_table = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["round", "table"]
         constraints = [
+            one_of("seating", Seating.values, name="match_seating_valid"),
+            models.UniqueConstraint(
+                fields=["round", "feature_table"],
+                condition=~Q(feature_table=""),
+                name="match_unique_feature_table",
+            ),
             models.CheckConstraint(
                 condition=Q(outcome="win", winner__isnull=False)
                 | (~Q(outcome="win") & Q(winner__isnull=True)),

@@ -1,4 +1,4 @@
-"""Read-only queries for the pages (STYLE.md §2: ``<thing>_for_<audience>``).
+"""Read-only queries for the pages (docs/style.md §2: ``<thing>_for_<audience>``).
 
 Each selector returns plain frozen dataclasses holding what one screen needs, in a fixed
 number of queries whatever the size of the event. Public selectors only ever look at

@@ -45,7 +45,7 @@ def shown_name(
     return f"{name} ({external_id})" if external_id else name
 
 
-def _shared_names(event_id: int) -> QuerySet[Registration]:
+def _shared_names(event_id: int) -> QuerySet[Registration, dict[str, Any]]:
     """The upper-cased names that more than one registration of the event has: a
     subquery PostgreSQL runs once (a hashed subplan), whatever the number of rows."""
     return (

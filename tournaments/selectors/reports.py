@@ -294,7 +294,7 @@ def _snapshot_label(snapshot: Any) -> str:
 
 def standing_for_player(reg: Registration) -> PlayerStanding | None:
     """The player's row of the latest standings snapshot (the Standings JSON of
-    INTERFACES.md, found by the registration's ``external_id``), or None before the
+    docs/interfaces.md, found by the registration's ``external_id``), or None before the
     first standings or when the player is not in them. 1 query."""
     snapshot = reg.event.standings.order_by("-computed_at", "-id").first()
     if snapshot is None:

@@ -7,13 +7,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from ..clock import minutes_text
 from ..groups import group_label
-from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus
+from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus, Seating
 from ..multiplayer import match_points_rule
 from .names import seat_name, seat_twin
 
@@ -50,6 +50,18 @@ class MatchView:
     conceded: frozenset[int] = frozenset()  # pods: seats with no share of a draw (MP-PTS-1)
     extra_seconds: int = 0  # a judge's time extension for this table (tournaments.clock)
     draw_word: str = "Draw"  # the ruleset's word for a drawn match ("Tie", "Draw")
+    seating: str = ""  # issue 23 item 3: "fixed" / "fixed-not-top" (Match.seating)
+    feature_table: str = ""  # issue 23 item 4: the feature table's name, "" when not featured
+
+    @property
+    def fixed_seat(self) -> bool:
+        """The table is a player's fixed seat (issue 23, item 3)."""
+        return bool(self.seating)
+
+    @property
+    def not_top(self) -> bool:
+        """A fixed seat numbered lower than its bracket place: not a top table."""
+        return self.seating == Seating.FIXED_NOT_TOP
 
     @property
     def extension_text(self) -> str:
@@ -103,9 +115,10 @@ class MatchView:
         if self.outcome == Outcome.WIN:
             winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
             return _("%(name)s wins") % {"name": winner} + (f" {self.score}" if self.games else "")
-        return {Outcome.DRAW: self.draw_word, Outcome.PENDING: _("Not reported")}.get(
-            self.outcome, str(Outcome(self.outcome).label)
-        ) + (f" {self.score}" if self.games and self.outcome == Outcome.DRAW else "")
+        words: dict[str, str] = {Outcome.DRAW: self.draw_word, Outcome.PENDING: _("Not reported")}
+        return words.get(self.outcome, str(Outcome(self.outcome).label)) + (
+            f" {self.score}" if self.games and self.outcome == Outcome.DRAW else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -134,6 +147,13 @@ class RoundView:
     @property
     def tables(self) -> tuple[MatchView, ...]:
         return tuple(m for m in self.matches if not m.is_late_loss)
+
+    @property
+    def featured(self) -> tuple[MatchView, ...]:
+        """The featured matches (issue 23, item 4), by feature table name."""
+        return tuple(
+            sorted((m for m in self.matches if m.feature_table), key=lambda m: m.feature_table)
+        )
 
     @property
     def stage_label(self) -> str:
@@ -178,10 +198,8 @@ def _records(
     return {k: (w, lo, t) for k, (w, lo, t) in counts.items()}
 
 
-def _seat_prefetch() -> Prefetch:
-    return Prefetch(
-        "seats", queryset=MatchSeat.objects.select_related("registration__player").order_by("seat")
-    )
+def _seats_in_order() -> QuerySet[MatchSeat]:
+    return MatchSeat.objects.select_related("registration__player").order_by("seat")
 
 
 Records = dict[int, tuple[int, int, int]]
@@ -202,7 +220,7 @@ def _match_view(
 ) -> MatchView:
     """A MatchView of a match whose seats (with registration and player) are prefetched,
     or given in seat order (``seats``); ``draw`` is the ruleset's word for a drawn match."""
-    seats = m.seats.all() if seats is None else seats
+    in_order: Iterable[MatchSeat] = m.seats.all() if seats is None else seats
 
     def seat(s: MatchSeat) -> SeatView:
         w, lo, t = history.get(s.registration_id, (0, 0, 0))
@@ -212,7 +230,7 @@ def _match_view(
     return MatchView(
         m.pk,
         m.table,
-        tuple(seat(s) for s in seats),
+        tuple(seat(s) for s in in_order),
         m.outcome,
         m.winner_id,
         m.version,
@@ -220,9 +238,11 @@ def _match_view(
         m.pair_down,
         m.rematch,
         tuple(m.games) if m.games else None,
-        conceded=frozenset(s.registration_id for s in seats if s.conceded),
+        conceded=frozenset(s.registration_id for s in in_order if s.conceded),
         extra_seconds=m.extra_seconds,
         draw_word=draw,
+        seating=m.seating,
+        feature_table=m.feature_table,
     )
 
 
@@ -315,7 +335,7 @@ def match_for_staff(match_id: int) -> tuple[MatchView, int]:
     m = Match.objects.select_related("round__event").get(pk=match_id)
     rnd = m.round
     # the seats as the full render reads them: same-name players told apart (names)
-    seats = _seat_prefetch().queryset.annotate(**seat_twin(rnd.event_id))
+    seats = _seats_in_order().annotate(**seat_twin(rnd.event_id))
     prefetch_related_objects([m], Prefetch("seats", queryset=seats))
     ids = [s.registration_id for s in m.seats.all()]
     history = _records(rnd.event, {rnd.group_id: rnd.number}, registrations=ids)

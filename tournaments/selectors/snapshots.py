@@ -1,4 +1,4 @@
-"""A stored standings snapshot (the Standings JSON of INTERFACES.md) as page rows, with
+"""A stored standings snapshot (the Standings JSON of docs/interfaces.md) as page rows, with
 the tiebreaker columns the event's ruleset declares (``rulesets.Column``): percentages
 rounded for display only (P-TB-8). No query."""
 
@@ -15,7 +15,8 @@ from ..models import DivisionCode
 @dataclass(frozen=True)
 class StandingLine:
     """One row of a standings table. values: the ruleset's tiebreaker columns, as text,
-    in the order of :attr:`StandingsTable.columns`."""
+    in the order of :attr:`StandingsTable.columns`. player: the row's player id (the
+    Standings JSON ``player``), which finds the player's tiebreaker receipt."""
 
     place: int | None
     name: str
@@ -25,6 +26,7 @@ class StandingLine:
     dropped: bool
     top_cut: bool
     winner: bool = False  # P-AGE-3: the division's highest-placed player, final standings
+    player: str = ""  # issue 24, item 2: the receipt link of the public standings
 
 
 @dataclass(frozen=True)
@@ -53,11 +55,12 @@ def _line(row: dict[str, Any], columns: tuple[Column, ...], final: bool) -> Stan
         bool(row.get("dropped")),
         bool(row.get("top_cut")),
         final and row.get("place") == 1,
+        str(row.get("player", "")),
     )
 
 
 def standings_for_public(data: dict[str, Any]) -> list[StandingsTable]:
-    """The Standings JSON (INTERFACES.md) as one :class:`StandingsTable` per division,
+    """The Standings JSON (docs/interfaces.md) as one :class:`StandingsTable` per division,
     with the ruleset's columns formatted by the ruleset (P-TB-8: percentages with two
     decimals). In final standings the 1st of each division is marked its winner
     (P-AGE-3: also in a pairing group shared with other divisions, R-5). No query."""

@@ -1,6 +1,7 @@
 """The round clock as pages show it: each started round of the event, how long it has
 left by the server's clock (pauses, added time), the tables still playing and the
-tables a judge gave a time extension. The limits come from the event's ruleset
+tables a judge gave a time extension, each table on its own clock (the end-of-round
+board, issue 23). The limits come from the event's ruleset
 (``tournaments.clock``; pods: MP-TIME-1)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from django.utils.translation import gettext
 
@@ -32,8 +34,44 @@ class TableTime:
 
     @property
     def text(self) -> str:
-        """``"Table 4: +3 min"``."""
-        return f"Table {self.table}: {minutes_text(self.extra_seconds)}"
+        """``"Table 4: +3 min"``, in the visitor's language."""
+        return gettext("Table %(table)s: %(time)s") % {
+            "table": self.table,
+            "time": minutes_text(self.extra_seconds),
+        }
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """One table still playing, on its own clock (issue 23, item 2: the end-of-round
+    board): the round's clock with this table's extension (``extra_seconds``) added.
+
+    ``clock.elapsed`` is the time the table has used, ``clock.limit`` the time it is
+    allowed (None: untimed); ``over``: its time is up and its result is still missing.
+    """
+
+    table: int
+    extra_seconds: int
+    clock: Clock
+
+    @property
+    def over(self) -> bool:
+        return self.clock.phase == "over"
+
+    @property
+    def used_text(self) -> str:
+        """The time used, ``"52:10"``."""
+        return clock_text(self.clock.elapsed)
+
+    @property
+    def limit_text(self) -> str:
+        """The time allowed, ``"53:00"``, or ``""`` when untimed."""
+        return clock_text(self.clock.limit) if self.clock.limit is not None else ""
+
+    @property
+    def extension_text(self) -> str:
+        """``"+3 min"`` or ``""``."""
+        return minutes_text(self.extra_seconds) if self.extra_seconds else ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +96,29 @@ class RoundClock:
     # Issue 20 item 14: the round is complete; the clock stays at the moment its last
     # result came in and the page's script does not count it on.
     complete: bool = False
+    # Issue 23, item 2: every table still playing on its own clock, in table order.
+    tables: tuple[TableClock, ...] = ()
+
+    @property
+    def time_called(self) -> bool:
+        """The round's own time is up (or, pods, in the last turn): the end of the round,
+        when the end-of-round board lists its tables."""
+        return self.clock.limit is not None and self.clock.phase != "playing"
+
+    @property
+    def results_missing(self) -> tuple[TableClock, ...]:
+        """Tables whose own time (extension included) is up and whose result is missing."""
+        return tuple(t for t in self.tables if t.over)
+
+    @property
+    def missing_tables(self) -> tuple[int, ...]:
+        """The numbers of :attr:`results_missing`."""
+        return tuple(t.table for t in self.results_missing)
+
+    @property
+    def still_playing(self) -> tuple[TableClock, ...]:
+        """Tables still within their own time (an extension keeps them playing)."""
+        return tuple(t for t in self.tables if not t.over)
 
     @property
     def controls(self) -> tuple[tuple[Round, str], ...]:
@@ -107,7 +168,8 @@ def _round_clock(
     if complete and rnd.completed_at is not None:
         now = min(now, rnd.completed_at)  # a complete round's clock stopped with it
     times = round_times(rnd, now)
-    clock = round_clock(
+    clock_of = partial(
+        round_clock,
         rules=rules,
         times=times,
         now=now,
@@ -116,7 +178,13 @@ def _round_clock(
         # MP-TIME-1: the first intentional draw noted in a pod (Match.intentional_draw_at)
         intentional_draw=elimination and any(at is not None for _, _, at, _ in rows),
     )
+    clock = clock_of()
     pending = sorted((t, extra) for t, o, _, extra in rows if o == Outcome.PENDING and t)
+    # Issue 23: each table on its own clock (its extension added), for the end of round.
+    tables = tuple(
+        TableClock(t, extra, clock_of(extra_seconds=extra) if extra else clock)
+        for t, extra in pending
+    )
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
         round=rnd,
@@ -130,6 +198,7 @@ def _round_clock(
         paused_s=times.paused_seconds,
         final=final,
         complete=complete,
+        tables=tables,
     )
 
 
@@ -138,8 +207,8 @@ def _match_rows(rounds: Sequence[Round]) -> dict[int, list[MatchRow]]:
     values = Match.objects.filter(round__in=rounds).values_list(
         "round_id", "table", "outcome", "intentional_draw_at", "extra_seconds"
     )
-    for round_id, *row in values:
-        rows[round_id].append(tuple(row))
+    for round_id, table, outcome, drawn_at, extra in values:
+        rows[round_id].append((table, outcome, drawn_at, extra))
     return rows
 
 
@@ -176,12 +245,14 @@ def merged_clocks(clocks: Sequence[RoundClock]) -> list[RoundClock]:
             out.append(first)
             continue
         extensions = {t.table: t for c in group for t in c.extensions}
+        tables = {t.table: t for c in group for t in c.tables}
         out.append(
             replace(
                 first,
                 label=", ".join(c.label for c in group),
                 playing=tuple(sorted({t for c in group for t in c.playing})),
                 extensions=tuple(extensions[t] for t in sorted(extensions)),
+                tables=tuple(tables[t] for t in sorted(tables)),
                 final=all(c.final for c in group),
                 parts=tuple((c.round, c.label) for c in group),
             )

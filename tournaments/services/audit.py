@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import live
-from ..models import AuditEvent, Event, Match, Registration, SelfReport
+from ..actors import Actor, acting_user
+from ..models import AuditEvent, Event, JudgeCall, Match, Registration, SelfReport
 
 # Audited actions that change a clock (``tournaments.live``): the projector and the staff
 # round page follow it. (A round started also rebuilds the public pages, which announce
@@ -21,18 +22,18 @@ CLOCK_ACTIONS = frozenset(
 )
 
 
-def actor_fields(by: Any) -> dict[str, Any]:
+def actor_fields(by: Actor) -> dict[str, Any]:
     """Who acted, as AuditEvent fields: a signed-in user, a player on their private link
     (a Registration), or nobody (a command, the system)."""
     if isinstance(by, Registration):
         return {"actor": None, "actor_registration": by}
-    return {"actor": by if getattr(by, "is_authenticated", False) else None}
+    return {"actor": acting_user(by)}
 
 
 def audit_log(
     *,
     event: Event,
-    by: Any,
+    by: Actor,
     action: str,
     obj: Any = None,
     object_type: str = "",
@@ -48,7 +49,8 @@ def audit_log(
 
     Every audited change is also a change for the live pages (issue 19): the staff pages
     always; a match's players' own pages when ``obj`` is a match or a self-report, a
-    player's own page when it is a registration; the clock for the actions of
+    player's own page when it is a registration, the table's players' pages when it is a
+    judge call (without ``results``: no result changed); the clock for the actions of
     ``CLOCK_ACTIONS``; ``results`` for a match's. The public pages announce their own
     rebuild (``public_pages``).
     """
@@ -68,6 +70,10 @@ def audit_log(
 
 def _live(event_id: int, action: str, obj: Any) -> None:
     topics = []
+    if isinstance(obj, JudgeCall):  # issue 23: the board, and the table's players' pages
+        at = [obj.match_id] if obj.match_id else []
+        live.changed(event_id, registrations=[obj.registration_id], matches=at)
+        return
     if action in CLOCK_ACTIONS:
         topics.append(live.CLOCK)
     matches = [obj.pk] if isinstance(obj, Match) else []

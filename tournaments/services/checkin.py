@@ -19,12 +19,12 @@ sees the new ticks); players check themselves in only while check-in is open
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor, acting_user
 from ..errors import InvalidInput
 from ..models import DivisionCode, Event, Registration
 from ..procedures import plans_ages_at_checkin
@@ -65,7 +65,7 @@ def _active(event: Event):
 
 
 @transaction.atomic
-def registration_checkin(*, registration: Registration, by: Any, present: bool = True) -> bool:
+def registration_checkin(*, registration: Registration, by: Actor, present: bool = True) -> bool:
     """Mark ``registration`` present (``present=True``) or not present. ``by``: the staff
     user ticking, or the Registration itself when the player checks in on their private
     link or at the door (players can only check in, not out, and only while check-in is
@@ -93,7 +93,7 @@ def registration_checkin(*, registration: Registration, by: Any, present: bool =
         return False
     was = reg.checked_in_at
     reg.checked_in_at = timezone.now() if present else None
-    reg.checked_in_by = None if player_acting or not present else by
+    reg.checked_in_by = acting_user(by) if present else None  # None for a player acting
     reg.save(update_fields=["checked_in_at", "checked_in_by"])
     if not event.checkin_step:
         Event.objects.filter(pk=event.pk).update(checkin_step=True)

@@ -4,7 +4,7 @@ one table a time extension (``tournaments.clock`` computes what the clock shows)
 Each service locks the round (``select_for_update``, the natural lock of its clock),
 refuses with a RoundStateError or InvalidInput that changes nothing, and writes an audit
 row. Times are stored in seconds; staff give time in whole minutes, 1 to 60 at a time.
-RULES.md gives no head-to-head round time or extension rule; the ruleset modules declare
+docs/rules.md gives no head-to-head round time or extension rule; the ruleset modules declare
 the round times (pods: MP-TIME-1).
 """
 
@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..clock import MAX_ADDED_MINUTES
 from ..errors import InvalidInput, RoundStateError
 from ..models import Match, Outcome, Round, RoundStatus
@@ -49,7 +50,7 @@ def _seconds(minutes: Any) -> int:
 
 def _log(
     rnd: Round,
-    by: Any,
+    by: Actor,
     action: str,
     obj: Any,
     old: dict[str, Any],
@@ -69,7 +70,7 @@ def _log(
 
 
 @transaction.atomic
-def round_clock_pause(*, round: Round, by: Any, reason: str = "") -> Round:  # noqa: A002
+def round_clock_pause(*, round: Round, by: Actor, reason: str = "") -> Round:  # noqa: A002
     """Stop the clock of a started round at the server's now (``clock_paused_at``).
 
     Returns the round. Raises RoundStateError when the round is not in progress or
@@ -88,7 +89,7 @@ def round_clock_pause(*, round: Round, by: Any, reason: str = "") -> Round:  # n
 
 
 @transaction.atomic
-def round_clock_resume(*, round: Round, by: Any, reason: str = "") -> Round:  # noqa: A002
+def round_clock_resume(*, round: Round, by: Actor, reason: str = "") -> Round:  # noqa: A002
     """Run the clock of a paused round again: the pause (seconds, server time) is added
     to ``clock_paused_seconds``, so the elapsed time goes on from where it stopped.
 
@@ -112,7 +113,7 @@ def round_clock_resume(*, round: Round, by: Any, reason: str = "") -> Round:  # 
 
 
 @transaction.atomic
-def round_clock_add_time(*, round: Round, by: Any, minutes: int, reason: str = "") -> Round:  # noqa: A002
+def round_clock_add_time(*, round: Round, by: Actor, minutes: int, reason: str = "") -> Round:  # noqa: A002
     """Give every table of a started round ``minutes`` more (whole minutes, 1–60);
     stored as seconds in ``clock_added_seconds``. Allowed while paused.
 
@@ -129,7 +130,7 @@ def round_clock_add_time(*, round: Round, by: Any, minutes: int, reason: str = "
 
 
 @transaction.atomic
-def match_time_extend(*, match: Match, by: Any, minutes: int, reason: str = "") -> Match:
+def match_time_extend(*, match: Match, by: Actor, minutes: int, reason: str = "") -> Match:
     """Give one table a time extension of ``minutes`` (whole minutes, 1–60; a deck check,
     a ruling), added to the match's ``extra_seconds``; extensions add up.
 

@@ -3,18 +3,17 @@ are already paired (P-SW-9)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import InvalidInput, RecordLocked
-from ..models import Match, Phase, Registration, Round, RoundStatus
+from ..models import Match, Phase, Round, RoundStatus
 from ..public_pages import public_pages_changed
 from .audit import audit_log
-from .result_types import Result, as_result, result_format, seats_of
+from .result_types import Result, result_format, seats_of
 from .results import correction_window_open, locked_match, locked_message, slip_enter
 
 SWISS_PHASES = (Phase.SWISS, Phase.SWISS_DAY2)
@@ -30,7 +29,7 @@ class Correction:
     repairable: Round | None
 
 
-def mark_changed_brackets(*, match: Match, moved: set[int], by: Any, reason: str) -> list[Match]:
+def mark_changed_brackets(*, match: Match, moved: set[int], by: Actor, reason: str) -> list[Match]:
     """Flag the pairings of later Swiss rounds of the pairing group that seat a player
     whose match points, and so whose bracket (P-SW-2), the correction of ``match``
     moved (``moved``: registration ids; in a pod also a change of who conceded a draw,
@@ -96,19 +95,15 @@ def refresh_public_pairings(event_id: int) -> None:
 def result_correct(
     *,
     match: Match,
-    by: Any,
+    by: Actor,
     reason: str,
-    result: Result | None = None,
+    result: Result,
     version: int | None = None,
-    outcome: str = "",
-    winner: Registration | None = None,
-    games: Sequence[int] | None = None,
-    conceded: Iterable[int] = (),
 ) -> Correction:
     """Correct a recorded result (a match or a pod) within the P-POST-4 window, with a
     reason.
 
-    result: a :class:`Result`, or its parts as keywords, as for ``slip_enter`` (a
+    result: the corrected :class:`Result`, as for ``slip_enter`` (a
     best-of-3 game record, M-MATCH-1, an impossible one such as 3-0 refused and nothing
     changed; a pod's winner or draw and who conceded it, MP-PTS-1). The change goes
     through ``slip_enter`` (row lock, version check, audit row with old and new value
@@ -120,12 +115,11 @@ def result_correct(
     moved). Raises InvalidInput (no reason, no result yet, impossible result),
     RecordLocked (window closed, the rule quoted), ResultConflict (stale version).
     """
-    wanted = as_result(result, outcome, winner, games, conceded)
     m, reason = correction_target(match, reason)
     seats = seats_of(m)
     fmt = result_format(seats)
     before = fmt.points(m, seats)
-    m = slip_enter(match=m, result=wanted, version=version, reason=reason, by=by)
+    m = slip_enter(match=m, result=result, version=version, reason=reason, by=by)
     after = fmt.points(m, seats_of(m))
     moved = {reg for reg, points in after.items() if points != before.get(reg)}
     marked = mark_changed_brackets(match=m, moved=moved, by=by, reason=reason)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import InvalidInput
 from ..models import AuditEvent, Event, Registration
 from ..selectors.names import with_shown_names
@@ -26,15 +26,23 @@ DECK_CHECK_ACTION = "decklist.check"
 
 
 def _require_cp(event: Event) -> None:
-    if not event.awards_championship_points:
-        raise InvalidInput(gettext("Deck lists are collected for Championship Point events only."))
+    """P-POST-5, issue 23 item 5: only an event that collects deck lists (a Championship
+    Point event by default; ``Event.collects_decklists``) records them and checks them."""
+    if not event.collects_decklists:
+        raise InvalidInput(
+            gettext(
+                "This event does not collect deck lists: the organiser turns them on in Deck lists."
+            )
+        )
 
 
 @transaction.atomic
-def decklist_record(*, registration: Registration, by: Any, text: str = "") -> Registration:
+def decklist_record(*, registration: Registration, by: Actor, text: str = "") -> Registration:
     """Record ``registration``'s deck list / team list as received now (P-POST-5), with
-    the pasted ``text`` when given (a list received again replaces the text). Audited.
-    Raises InvalidInput when the event does not award Championship Points."""
+    the pasted ``text`` when given (a list received again replaces the text), kept as
+    received even when the deck rules would refuse it (a paper list is a judge's matter;
+    the judges' page shows the problems). Audited. Raises InvalidInput when the event
+    collects no deck lists (``Event.collects_decklists``)."""
     reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
     _require_cp(reg.event)
     old = {"received": reg.decklist_received_at is not None, "chars": len(reg.decklist)}
@@ -70,11 +78,11 @@ def deck_check_pick(candidates: list[str], count: int, seed: int) -> list[str]:
 
 @transaction.atomic
 def deck_check_draw(
-    *, event: Event, count: int, by: Any, seed: int | None = None
+    *, event: Event, count: int, by: Actor, seed: int | None = None
 ) -> list[Registration]:
     """Draw a random deck check among the active players (P-POST-5, I-1): returns the
     chosen registrations; the seed, the round and the players are in the audit row.
-    Raises InvalidInput outside a Championship Point event, for a count below 1, or when
+    Raises InvalidInput at an event that collects no lists, for a count below 1, or when
     no Swiss round has been paired yet."""
     _require_cp(event)
     if count < 1:
@@ -102,6 +110,8 @@ def deck_check_draw(
 def deck_checks_for_staff(event: Event) -> list[tuple[AuditEvent, list[Registration]]]:
     """Every deck check drawn at ``event``, newest first, with its players. 2 queries."""
     checks = list(event.audit.filter(action=DECK_CHECK_ACTION).order_by("-at", "-pk"))
-    ids = {pk for c in checks for pk in (c.new or {}).get("players", [])}
-    regs = with_shown_names(Registration.objects.all(), event.pk).in_bulk(ids)
-    return [(c, [regs[pk] for pk in c.new["players"] if pk in regs]) for c in checks]
+    drawn = [(c, (c.new or {}).get("players", [])) for c in checks]
+    regs = with_shown_names(Registration.objects.all(), event.pk).in_bulk(
+        {pk for _, ids in drawn for pk in ids}
+    )
+    return [(c, [regs[pk] for pk in ids if pk in regs]) for c, ids in drawn]

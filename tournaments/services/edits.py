@@ -16,13 +16,14 @@ from django.utils.translation import gettext
 
 from rulesets import get_ruleset
 
+from ..actors import Actor
 from ..ages import division_for
 from ..errors import InvalidInput, ResultConflict
-from ..messages import shown
 from ..models import Event, EventStatus, Phase, Player, Registration, Round
 from ..procedures import standalone_bracket
 from ..public_pages import public_pages_changed
 from ..seasons import event_season
+from ..stored_text import shown
 from ..text import clean_name
 from .audit import audit_log
 from .player_sheets import FIRST_BIRTH_YEAR, NAME_MAX, PLAYER_ID_MAX
@@ -59,7 +60,7 @@ def _json(value: Any) -> Any:
 def player_update(
     *,
     registration: Registration,
-    by: Any,
+    by: Actor,
     name: str = _UNSET,
     player_id: str = _UNSET,
     birth_year: int | None = _UNSET,
@@ -105,7 +106,7 @@ def player_update(
                 gettext("A player id has at most %(player_id_max)s characters.")
                 % {"player_id_max": PLAYER_ID_MAX}
             )
-    if birth_year not in (_UNSET, None):
+    if birth_year is not _UNSET and birth_year is not None:
         last = dt.date.today().year
         if not FIRST_BIRTH_YEAR <= birth_year <= last:
             raise InvalidInput(
@@ -201,7 +202,7 @@ def event_rounds_editable(event: Event) -> str:
 def event_update(
     *,
     event: Event,
-    by: Any,
+    by: Actor,
     name: str = _UNSET,
     date: dt.date | None = _UNSET,
     location: str = _UNSET,

@@ -12,9 +12,9 @@ from django.utils.translation import gettext
 
 from rulesets import DEFAULT, get_ruleset
 
+from ..actors import Actor, acting_user
 from ..errors import InvalidInput
 from ..groups import set_swiss_groups
-from ..messages import shown
 from ..models import (
     Division,
     DivisionCode,
@@ -25,6 +25,7 @@ from ..models import (
     StaffRole,
     Structure,
 )
+from ..stored_text import shown
 from ..text import clean_name
 from .audit import audit_log
 from .invites import staff_carry_over
@@ -85,7 +86,7 @@ def _check_structure(ruleset: str, structure: str, cut: int) -> None:
 def event_create(
     *,
     name: str,
-    by: Any,
+    by: Actor,
     ruleset: str = DEFAULT,
     structure: str = Structure.SWISS_TOP_CUT,
     swiss_rounds: int = 0,
@@ -183,8 +184,9 @@ def event_create(
             top_cut_size=cut if cut != top_cut_size else None,
         )
     set_swiss_groups(event, keys)
-    if getattr(by, "is_authenticated", False):
-        EventStaff.objects.create(event=event, user=by, role=StaffRole.ORGANISER)
+    user = acting_user(by)
+    if user is not None:
+        EventStaff.objects.create(event=event, user=user, role=StaffRole.ORGANISER)
     audit_log(event=event, by=by, action="event.create", obj=event, new={"name": event.name})
     if carry_staff:
         staff_carry_over(event=event, by=by)
@@ -192,7 +194,7 @@ def event_create(
 
 
 @transaction.atomic
-def event_finish(*, event: Event, by: Any) -> Event:
+def event_finish(*, event: Event, by: Actor) -> Event:
     """Mark the event finished (every Swiss round and every top cut played). Idempotent."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     if ev.status != EventStatus.FINISHED:

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor, acting_user
 from ..errors import InvalidInput
 from ..models import Event, EventStaff, StaffInvite, StaffRole
 from .audit import audit_log
@@ -42,7 +43,7 @@ def _check_role(role: str) -> None:
 
 @transaction.atomic
 def staff_invite_create(
-    *, event: Event, role: str, by: Any, email: str = ""
+    *, event: Event, role: str, by: Actor, email: str = ""
 ) -> tuple[StaffInvite, str]:
     """Make a one-time invite to ``role`` at ``event``, for ``email`` ("" for a link the
     organiser hands over). Returns ``(invite, token)``: the token goes into the link
@@ -57,7 +58,7 @@ def staff_invite_create(
         role=role,
         email=email.strip(),
         token_hash=invite_token_hash(token),
-        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_by=acting_user(by),
         expires_at=timezone.now() + timedelta(days=INVITE_DAYS),
     )
     audit_log(
@@ -155,7 +156,7 @@ def staff_invite_accept(*, token: str, user: Any) -> EventStaff:
 
 
 @transaction.atomic
-def staff_invite_withdraw(*, invite: StaffInvite, by: Any) -> None:
+def staff_invite_withdraw(*, invite: StaffInvite, by: Actor) -> None:
     """Delete an unused invite: its link stops working. Audited as ``staff.invite_withdraw``.
     Raises InvalidInput for an invite already used."""
     invite = StaffInvite.objects.select_for_update().select_related("event").get(pk=invite.pk)
@@ -173,7 +174,7 @@ def staff_invite_withdraw(*, invite: StaffInvite, by: Any) -> None:
 
 
 @transaction.atomic
-def staff_carry_over(*, event: Event, by: Any) -> list[EventStaff]:
+def staff_carry_over(*, event: Event, by: Actor) -> list[EventStaff]:
     """Give ``event`` the staff of ``by``'s previous event: the latest other event where
     ``by`` is an organiser; every other person keeps the same roles there (``by``'s own
     roles are not copied: the creator is already organiser). Each role is audited as
@@ -183,10 +184,11 @@ def staff_carry_over(*, event: Event, by: Any) -> list[EventStaff]:
     New-event page; the staff page lists them, each removable. Returns the roles added
     (none for a first event or an anonymous ``by``).
     """
-    if not getattr(by, "is_authenticated", False):
+    user = acting_user(by)
+    if user is None:
         return []
     previous = (
-        Event.objects.filter(staff__user=by, staff__role=StaffRole.ORGANISER)
+        Event.objects.filter(staff__user=user, staff__role=StaffRole.ORGANISER)
         .exclude(pk=event.pk)
         .order_by("-created_at", "-pk")
         .first()
@@ -197,7 +199,7 @@ def staff_carry_over(*, event: Event, by: Any) -> list[EventStaff]:
     added = []
     rows = (
         EventStaff.objects.filter(event=previous)
-        .exclude(user=by)
+        .exclude(user=user)
         .select_related("user")
         .order_by("role", "user__username")
     )

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import logging
 from functools import partial
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor, actor_name
 from ..errors import InvalidInput
 from ..models import (
     PLAYED_KINDS,
@@ -42,7 +42,7 @@ _MOVES: dict[str, frozenset[str]] = {
 
 
 @transaction.atomic
-def event_listing_set(*, event: Event, listing: str, by: Any) -> Event:
+def event_listing_set(*, event: Event, listing: str, by: Actor) -> Event:
     """Publish a draft or list an unlisted event again (``listing="listed"``), or take a
     listed event off the home page (``"unlisted"``). Audited as ``event.listing``.
 
@@ -94,7 +94,7 @@ def event_deletable(event: Event) -> bool:
 
 
 @transaction.atomic
-def event_delete(*, event: Event, confirm: str, by: Any) -> str:
+def event_delete(*, event: Event, confirm: str, by: Actor) -> str:
     """Delete ``event`` and everything recorded at it: divisions, registrations, rounds,
     staff roles, invites, notes, its audit trail, and the players who were in no other
     event. ``confirm`` must be the event's name as shown (spaces around it ignored).
@@ -133,6 +133,6 @@ def event_delete(*, event: Event, confirm: str, by: Any) -> str:
         name,
         slug,
         pk,
-        getattr(by, "get_username", lambda: "system")(),
+        actor_name(by, "system"),
     )
     return name

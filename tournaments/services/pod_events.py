@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import InvalidInput
 from ..models import Event, Phase
 from ..multiplayer import POD_CUT_SIZES
@@ -15,7 +14,7 @@ from .audit import audit_log
 
 
 @transaction.atomic
-def pod_cut_set(*, event: Event, cut: int, by: Any, swiss_rounds: int | None = None) -> Event:
+def pod_cut_set(*, event: Event, cut: int, by: Actor, swiss_rounds: int | None = None) -> Event:
     """Announce a pod top cut of ``cut`` players (0, or 4, 7, 10, 13, 16, 40, 64:
     MP-SE-1, P-RT-6) on the event, and optionally the Swiss rounds; division overrides
     are cleared so every division reads the event's cut. Raises InvalidInput for another

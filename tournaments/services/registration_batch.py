@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from pairings.engine.flights import late_flight
 
 from .. import live
+from ..actors import Actor, acting_user
 from ..errors import InvalidInput
 from ..groups import flight_group, swiss_group
 from ..models import (
@@ -64,7 +65,7 @@ class NewPlayer:
 
 
 def players_register(
-    *, event: Event, entries: list[NewPlayer], by: Any, late: bool | None, override: bool
+    *, event: Event, entries: list[NewPlayer], by: Actor, late: bool | None, override: bool
 ) -> list[Registration]:
     """Register ``entries`` in order, inside the caller's transaction: every check first
     (a player id already registered, P-LATE-1, P-SE-4), then one bulk insert each for the
@@ -141,10 +142,9 @@ def _insert(
     )
 
 
-def _present(regs: list[Registration], by: Any) -> None:
+def _present(regs: list[Registration], by: Actor) -> None:
     """Mark ``regs`` checked in now, by ``by`` (a user, or None for the system)."""
-    now = timezone.now()
-    user = by if getattr(by, "pk", None) is not None else None
+    now, user = timezone.now(), acting_user(by)
     Registration.objects.filter(pk__in=[r.pk for r in regs]).update(
         checked_in_at=now, checked_in_by=user
     )
@@ -221,7 +221,7 @@ def _check_late_entry(event: Event, started: int, override: bool) -> None:
         )
 
 
-def _se_late_entry(event: Event, groups: set[int], by: Any) -> None:
+def _se_late_entry(event: Event, groups: set[int], by: Actor) -> None:
     """P-SE-4: nobody joins a bracket once round 1 has started; before that, new players
     break round 1, which is discarded to be paired again with them. ``groups``: the pks
     of the brackets they join."""
@@ -293,7 +293,7 @@ def _flight_draw(sizes: list[int]) -> tuple[int, dict[str, Any]]:
 
 
 def _audit_added(
-    event: Event, regs: list[Registration], draws: list[dict[str, Any]], by: Any
+    event: Event, regs: list[Registration], draws: list[dict[str, Any]], by: Actor
 ) -> None:
     """One ``registration.add`` row per player, as ``audit_log`` writes it, in one insert
     (and one notice for the live staff pages)."""

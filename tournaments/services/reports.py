@@ -21,12 +21,10 @@ and such a browser cannot drop that player's opponents (``registration_self_drop
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
-
 from django.db import transaction
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import InvalidInput, ResultConflict, RoundStateError
 from ..models import (
     Match,
@@ -38,7 +36,7 @@ from ..models import (
 )
 from .audit import audit_log
 from .registrations import registration_drop
-from .result_types import Result, ResultFormat, as_result, result_format, seats_of
+from .result_types import Result, ResultFormat, result_format, seats_of
 from .results import locked_match, slip_enter
 
 WAITING, HELD, DISPUTED, RECORDED = "waiting", "held", "disputed", "recorded"
@@ -122,18 +120,14 @@ def report_submit(
     *,
     match: Match,
     registration: Registration,
-    result: Result | None = None,
-    outcome: str = "",
-    winner: Registration | None = None,
-    games: Sequence[int] | None = None,
-    conceded: Iterable[int] = (),
+    result: Result,
     browser: str = "",
 ) -> str:
     """The player ``registration`` reports the result of their table; they are the acting
     person (``by``). ``browser``: the id of the sending browser (``tournaments.browsers``;
     "" when unknown).
 
-    result: a :class:`Result`, or its parts as keywords. A match: ``win`` with the
+    result: the reported :class:`Result`. A match: ``win`` with the
     winner, ``draw`` or ``double-loss``; under best-of-3 rulesets the game record in seat
     order, required for a win or draw, from which outcome and winner follow
     (M-MATCH-1) and agreement includes the games. A pod: the winner, or a draw (no
@@ -148,12 +142,11 @@ def report_submit(
     impossible result), RoundStateError (round not in progress), ResultConflict (the
     table is already recorded otherwise, or everyone confirmed the report).
     """
-    asked = as_result(result, outcome, winner, games, conceded)
     m = locked_match(match)
     check_can_report(m, registration)
     seats = seats_of(m)
     fmt = result_format(seats)
-    wanted = fmt.report_checked(m, seats, registration, asked)
+    wanted = fmt.report_checked(m, seats, registration, result)
     seat = next(s for s in seats if s.registration_id == registration.pk)
     if m.reported:
         if fmt.matches_record(m, seat, wanted):
@@ -208,7 +201,7 @@ def _after_report(
 
 
 @transaction.atomic
-def report_accept(*, match: Match, by: Any) -> Match:
+def report_accept(*, match: Match, by: Actor) -> Match:
     """A staff click records the result every player of the table reported (the ``hold``
     setting); in a pod the players who said they conceded share no draw (MP-PTS-1). A
     second click changes nothing. Raises InvalidInput unless all reports agree, and for
@@ -233,17 +226,13 @@ def report_accept(*, match: Match, by: Any) -> Match:
 def dispute_resolve(
     *,
     match: Match,
-    by: Any,
+    by: Actor,
     reason: str,
-    result: Result | None = None,
+    result: Result,
     version: int | None = None,
-    outcome: str = "",
-    winner: Registration | None = None,
-    games: Sequence[int] | None = None,
-    conceded: Iterable[int] = (),
 ) -> Match:
     """Staff (scorekeeper, judge or organiser) decide a disputed table, with a reason.
-    ``result`` (or its parts) as for ``slip_enter``: best-of-3 rulesets need the game
+    ``result`` (a :class:`Result`) as for ``slip_enter``: best-of-3 rulesets need the game
     record (M-MATCH-1); a pod's draw names who conceded (MP-PTS-1).
 
     The decision is a staff entry: it overrides the players' reports and the override
@@ -255,8 +244,7 @@ def dispute_resolve(
         raise InvalidInput(
             gettext("Say why: resolving a dispute needs a reason for the audit trail.")
         )
-    wanted = as_result(result, outcome, winner, games, conceded)
-    return slip_enter(match=match, result=wanted, version=version, reason=reason, by=by)
+    return slip_enter(match=match, result=result, version=version, reason=reason, by=by)
 
 
 def _one_browser_refusal() -> str:

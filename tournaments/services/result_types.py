@@ -26,7 +26,6 @@ from standings.engine.games import GameRecordError
 
 from ..errors import InvalidInput
 from ..models import Match, MatchSeat, Outcome, Registration, SelfReport
-from ..multiplayer import points_per_win
 from ..selectors.names import registration_name, seat_name
 
 SLIP_OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.DOUBLE_LOSS)
@@ -83,24 +82,6 @@ class Result:
     def games_list(self) -> list[int] | None:
         """The game record as stored (a JSON list), or None."""
         return list(self.games) if self.games is not None else None
-
-
-def as_result(
-    result: Result | None,
-    outcome: str = "",
-    winner: Registration | int | None = None,
-    games: Sequence[int] | None = None,
-    conceded: Iterable[int] = (),
-) -> Result:
-    """The services' ``result=``, or one built from the keyword parts callers may give
-    instead (``outcome=``, ``winner=``, ``games=``, ``conceded=``). Giving both is a
-    programming error (TypeError), not a user's mistake."""
-    conceded = tuple(conceded)
-    if result is None:
-        return Result.of(outcome, winner, games, conceded)
-    if outcome or winner is not None or games is not None or conceded:
-        raise TypeError("Give a Result or its parts (outcome, winner, games), not both.")
-    return result
 
 
 def result_json(
@@ -282,7 +263,7 @@ class HeadToHead(ResultFormat):
 
         Best-of-3 rulesets (``Ruleset.game_record``): a win or draw needs games; outcome
         and winner are derived from them (M-MATCH-1: 2-0, 2-1, 1-0-2 win; 1-1-1, 0-0-3
-        draw) and, when also given, must agree. Impossible records (3-0, a draw in
+        draw; in a best-of-1 event 1-0 win, 0-0-1 draw) and, when also given, must agree. Impossible records (3-0, a draw in
         elimination, M-SE-2) raise InvalidInput. Other rulesets take no games and keep
         what is stored (e.g. imported records).
         """
@@ -310,7 +291,9 @@ class HeadToHead(ResultFormat):
             raise InvalidInput(gettext("A double loss has no game score."))
         try:
             verdict, index = ruleset.game_verdict(
-                (values[0], values[1], values[2]), elimination=m.round.phase in ELIMINATION
+                (values[0], values[1], values[2]),
+                elimination=m.round.phase in ELIMINATION,
+                options=m.round.event.options,  # best-of-1 or best-of-3 (match_length)
             )
         except ValueError as e:
             raise InvalidInput(
@@ -520,7 +503,8 @@ class Pod(ResultFormat):
         """MP-PTS-1: ``2n − 1`` (per the ruleset) for the winner, 1 for each player
         sharing a draw, 0 for a player who conceded it."""
         if m.outcome == Outcome.WIN:
-            per_win = points_per_win(m.round.event)
+            event = m.round.event
+            per_win = event.rules.points_per_win(event.options)
             return {s.registration_id: per_win * (s.registration_id == m.winner_id) for s in seats}
         draw = m.outcome == Outcome.DRAW
         return {s.registration_id: int(draw and not s.conceded) for s in seats}

@@ -9,13 +9,11 @@ differs between the formats is a :class:`~.result_types.ResultFormat`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor, acting_user
 from ..errors import AgreedResultOverride, RecordLocked, ResultConflict, RoundStateError
 from ..models import Match, MatchSeat, Outcome, Registration, Round, RoundStatus
 from .audit import audit_log
@@ -23,7 +21,6 @@ from .result_types import (
     POD,
     Result,
     ResultFormat,
-    as_result,
     games_text,
     match_result_text,
     result_format,
@@ -70,7 +67,7 @@ def locked_match(match: Match) -> Match:
     )
 
 
-def _log_overrides(m: Match, fmt: ResultFormat, by: Any, reason: str) -> None:
+def _log_overrides(m: Match, fmt: ResultFormat, by: Actor, reason: str) -> None:
     """A staff entry always overrides the players' own reports: log the ones it overrode."""
     if isinstance(by, Registration):
         return
@@ -114,7 +111,7 @@ def _same_result(a: Result, b: Result) -> bool:
 
 
 def check_agreed_override(
-    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Any, reason: str
+    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Actor, reason: str
 ) -> None:
     """Issue 20 item 3: a staff entry (``by`` not a Registration) that differs from the
     result *every* seated player reported — recorded already or held for a staff click —
@@ -145,7 +142,7 @@ def check_agreed_override(
 
 
 def _record(
-    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Any, reason: str
+    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Actor, reason: str
 ) -> None:
     """Store the new result with a new version and write its audit row."""
     old_value, new_value = fmt.audit_values(m, seats, new)
@@ -153,7 +150,7 @@ def _record(
     fields = fmt.apply(m, seats, new)
     m.version += 1
     m.reported_at = timezone.now()
-    m.reported_by = by if getattr(by, "is_authenticated", False) else None
+    m.reported_by = acting_user(by)
     m.save(update_fields=[*fields, "version", "reported_at", "reported_by"])
     audit_log(
         event=m.round.event,
@@ -171,19 +168,15 @@ def _record(
 def slip_enter(
     *,
     match: Match,
-    by: Any,
-    result: Result | None = None,
+    by: Actor,
+    result: Result,
     version: int | None = None,
     reason: str = "",
-    outcome: str = "",
-    winner: Registration | None = None,
-    games: Sequence[int] | None = None,
-    conceded: Iterable[int] = (),
 ) -> Match:
     """Record a table's result (or correct it) and return the updated match.
 
-    result: a :class:`Result`, or its parts as keywords (``outcome``, ``winner``,
-    ``games``, ``conceded``). A head-to-head match takes ``win`` (with the winner),
+    result: the table's :class:`Result` (``Result.win(winner)``, ``Result.draw()``,
+    ``Result.of(...)``). A head-to-head match takes ``win`` (with the winner),
     ``draw`` or ``double-loss`` (R-6); best-of-3 rulesets need the games
     ``(wins of seat 1, wins of seat 2, drawn games)`` for a win or draw, from which
     outcome and winner follow (M-MATCH-1, M-SE-2). A pod of 3–5 takes a winner, or a draw
@@ -201,12 +194,11 @@ def slip_enter(
     from a player's own report; the round completes (standings queued on commit) with
     its last result.
     """
-    wanted = as_result(result, outcome, winner, games, conceded)
     m = locked_match(match)
     seats = seats_of(m)
     fmt = result_format(seats)
     rnd = m.round
-    new = fmt.checked(m, seats, wanted)
+    new = fmt.checked(m, seats, result)
     if fmt.current(m, seats) == new:
         return m
     if version is not None and version != m.version:
@@ -232,7 +224,7 @@ INTENTIONAL_DRAW = "pod.intentional-draw"
 
 
 @transaction.atomic
-def pod_intentional_draw_note(*, match: Match, by: Any) -> Match:
+def pod_intentional_draw_note(*, match: Match, by: Actor) -> Match:
     """Record that players of a top-cut pod made an intentional draw: the first note sets
     ``Match.intentional_draw_at`` (later ones change nothing), and from then on the
     round's clock applies the 150-minute limit from the round start (MP-TIME-1; the

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import RoundStateError
 from ..models import (
     BackgroundRun,
@@ -27,7 +27,7 @@ from ..models import (
 from ..public_pages import public_pages_changed
 from .audit import audit_log
 from .runs import run_request
-from .tables import round_first_table
+from .seating import round_tables
 
 Table = tuple[int | None, Sequence[Registration], str]
 
@@ -40,7 +40,7 @@ def round_create(
     number: int,
     phase: str,
     tables: Sequence[Table],
-    by: Any,
+    by: Actor,
     seed: int = 0,
     flags: dict[int, tuple[bool, bool]] | None = None,
     notes: Sequence[str] = (),
@@ -54,12 +54,14 @@ def round_create(
     3rd/4th place playoff for the index ``third_place`` (P-TC-4, P-SE-6); ``why`` is its
     explanation for people only. flags: optional ``{index: (pair_down, rematch)}``. notes: the engine's sentences for staff (an
     unavoidable rematch, a bye moved up, unproven optimality), stored in ``Round.notes``
-    and the audit row. The database refuses a player seated twice.
+    and the audit row. The database refuses a player seated twice. The table numbers
+    are the hall's: the bracket places numbered from the group's first table, around
+    the event's fixed seats (``seating.round_tables``, issue 23 item 3).
     """
-    # issue 20 item 7: numbered from the group's first table, after other groups' tables
-    last = max((t or 0 for t, regs, _ in tables if len(regs) > 1), default=0)
-    first, table_note = round_first_table(group, last)
-    notes = [*notes, table_note] if table_note else list(notes)
+    # issue 20 item 7: numbered from the group's first table, after other groups' tables;
+    # issue 23 item 3: fixed seats kept, their tables reserved hall-wide (services.seating)
+    seated = round_tables(group, phase, tables)
+    notes = [*notes, *seated.notes]
     rnd = Round.objects.create(
         event=event, group=group, phase=phase, number=number, seed=seed, notes=list(notes)
     )
@@ -72,7 +74,8 @@ def round_create(
     matches = Match.objects.bulk_create(
         Match(
             round_id=rnd.pk,
-            table=table + first - 1 if len(regs) > 1 and table is not None else None,
+            table=seated.numbers[i],
+            seating=seated.seating[i],
             kind=match_kind(
                 phase, Outcome.BYE if len(regs) == 1 else "", third_place=i == third_place
             ),
@@ -81,7 +84,7 @@ def round_create(
             pair_down=flags.get(i, (False, False))[0],
             rematch=flags.get(i, (False, False))[1],
         )
-        for i, (table, regs, why) in enumerate(tables)
+        for i, (_, regs, why) in enumerate(tables)
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(match_id=match.pk, round_id=rnd.pk, registration_id=reg.pk, seat=n)
@@ -109,7 +112,7 @@ def _locked(round_: Round) -> Round:
     return Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
 
 
-def _transition(round_: Round, *, by: Any, frm: str, to: str, stamp: str) -> Round:
+def _transition(round_: Round, *, by: Actor, frm: str, to: str, stamp: str) -> Round:
     rnd = _locked(round_)
     if rnd.status != frm:
         raise RoundStateError(
@@ -136,7 +139,7 @@ def _transition(round_: Round, *, by: Any, frm: str, to: str, stamp: str) -> Rou
 
 
 @transaction.atomic
-def round_publish(*, round: Round, by: Any) -> Round:  # noqa: A002 - the field's term
+def round_publish(*, round: Round, by: Actor) -> Round:  # noqa: A002 - the field's term
     """Make a paired round public (P-POST-1). Its public pages are built once, after
     commit, and served from the cache (``public_pages``). Raises RoundStateError unless paired."""
     rnd = _transition(
@@ -147,7 +150,7 @@ def round_publish(*, round: Round, by: Any) -> Round:  # noqa: A002 - the field'
 
 
 @transaction.atomic
-def round_start(*, round: Round, by: Any) -> Round:  # noqa: A002
+def round_start(*, round: Round, by: Actor) -> Round:  # noqa: A002
     """Start a published round: its pairings are frozen from now on (P-POST-2). The
     public pages say so once rebuilt (their live note; the players' pages offer the
     report buttons): the pages are rebuilt and announced after commit, without the
@@ -159,7 +162,7 @@ def round_start(*, round: Round, by: Any) -> Round:  # noqa: A002
     return rnd
 
 
-def round_complete_if_reported(rnd: Round, *, by: Any) -> bool:
+def round_complete_if_reported(rnd: Round, *, by: Actor) -> bool:
     """Mark a started round complete once every match has a result (P-POST-1). Must run
     inside the slip's transaction; when it returns True the caller queues the standings
     run (:func:`standings_refresh_on_commit`), which also rebuilds the public pages.
@@ -202,7 +205,7 @@ def standings_refresh_on_commit(event_id: int) -> None:
 
 
 @transaction.atomic
-def round_discard(*, round: Round, by: Any, reason: str = "") -> None:  # noqa: A002
+def round_discard(*, round: Round, by: Actor, reason: str = "") -> None:  # noqa: A002
     """Throw away a round that has not started, so it can be paired again.
 
     Refused once the round has started: start freezes the pairings (P-POST-2). The

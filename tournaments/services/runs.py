@@ -1,4 +1,4 @@
-"""Background runs (STYLE.md §4): a ``BackgroundRun`` row records the progress and
+"""Background runs (docs/style.md §4): a ``BackgroundRun`` row records the progress and
 failure of one Celery job, and the staff pages poll it.
 
 At most one run per event, kind and pairing group is queued or running: the partial unique index
@@ -33,9 +33,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from .. import live
-from ..messages import deferred
+from ..actors import Actor, acting_user
 from ..models import BackgroundRun, BackgroundRunStatus
 from ..outages import BROKER_ERRORS, broker_outage
+from ..stored_text import deferred
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ ACTIVE = (QUEUED, RUNNING)
 # An active run this old lost its worker or its task message: a new request replaces it,
 # so one lost message cannot block a pairing group for good. Pairing and standings take seconds.
 ABANDONED_AFTER = dt.timedelta(minutes=15)
-# Notes and errors are stored language-neutrally (``tournaments.messages``): fixed texts
+# Notes and errors are stored language-neutrally (``tournaments.stored_text``): fixed texts
 # as their English msgid, the others as stored messages; staff pages translate them.
 ABANDONED = gettext_noop(
     "Abandoned: no worker finished this run within 15 minutes; a new one was started."
@@ -81,7 +82,7 @@ def task_on_commit(name: str, run_id: int) -> None:
     commits (:func:`run_send`).
 
     Looked up by name so ``tournaments`` needs not import ``standings`` or ``pairings``
-    (STYLE.md layout); ``current_app.tasks`` loads every app's ``tasks`` module, so the
+    (docs/style.md layout); ``current_app.tasks`` loads every app's ``tasks`` module, so the
     task runs eagerly when no broker is configured.
     """
     transaction.on_commit(partial(run_send, run_id, name))
@@ -147,7 +148,7 @@ def run_request(
     kind: str,
     task: str,
     group: str = "",
-    by: Any = None,
+    by: Actor = None,
     again_if_running: bool = False,
     round_number: int | None = None,
     recover_lost: bool = False,
@@ -164,7 +165,7 @@ def run_request(
     takes the winner's run. ``recover_lost`` (a "Try again"): a run whose lease is lost is
     sent again, or failed and replaced by a new run (:func:`run_active`).
     """
-    user = by if getattr(by, "is_authenticated", False) else None
+    user = acting_user(by)
     with transaction.atomic():
         for attempt in range(3):
             run = run_active(event_id, kind, group, recover_lost=recover_lost)
@@ -251,7 +252,8 @@ def lease_heartbeat(model: type[models.Model], pk: int, name: str = "run") -> It
     def beat() -> None:
         try:
             while not stop.wait(HEARTBEAT_EVERY):
-                model.objects.filter(pk=pk, status=RUNNING).update(heartbeat_at=timezone.now())
+                rows = model._default_manager.filter(pk=pk, status=RUNNING)
+                rows.update(heartbeat_at=timezone.now())
         finally:
             connection.close()  # this thread's own connection
 

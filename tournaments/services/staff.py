@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 
 from rulesets import clean_options
 
+from ..actors import Actor, acting_user
 from ..errors import InvalidInput
 from ..identities import pop_id_problem, sanction_id_problem
-from ..messages import shown
 from ..models import (
     Event,
     EventStaff,
@@ -24,7 +24,9 @@ from ..models import (
     StaffRole,
     new_report_token,
 )
+from ..stored_text import shown
 from .audit import audit_log
+from .listing import event_has_results
 
 
 def _find_user(who: str) -> Any:
@@ -37,7 +39,7 @@ def _find_user(who: str) -> Any:
 
 
 @transaction.atomic
-def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
+def staff_invite(*, event: Event, who: str, role: str, by: Actor) -> EventStaff:
     """Give the account with username or e-mail ``who`` a ``role`` at ``event``.
 
     Someone without an account is invited by e-mail or one-time link instead
@@ -78,7 +80,7 @@ def staff_invite(*, event: Event, who: str, role: str, by: Any) -> EventStaff:
 
 
 @transaction.atomic
-def staff_remove(*, staff: EventStaff, by: Any) -> None:
+def staff_remove(*, staff: EventStaff, by: Actor) -> None:
     """Take a role away. The event keeps at least one organiser: the event row is locked
     so two organisers removing each other at once cannot both succeed."""
     event = Event.objects.select_for_update().get(pk=staff.event_id)
@@ -101,7 +103,7 @@ def staff_remove(*, staff: EventStaff, by: Any) -> None:
 def event_settings_update(
     *,
     event: Event,
-    by: Any,
+    by: Actor,
     self_report: str | None = None,
     options: dict[str, Any] | None = None,
     sanction_id: str | None = None,
@@ -160,13 +162,31 @@ def _play_ids(**values: str | None) -> dict[str, str]:
 
 def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
     try:
-        return clean_options(event.ruleset, options, own_only=True)
+        cleaned = clean_options(event.ruleset, options, own_only=True)
     except ValueError as e:
         raise InvalidInput(gettext("Option %(e)s.") % {"e": shown(e)}) from None
+    _fixed_once_played(event, cleaned)
+    return cleaned
+
+
+def _fixed_once_played(event: Event, cleaned: dict[str, Any]) -> None:
+    """Refuse changing an option fixed once a result is recorded (``OptionSpec.
+    fixed_once_played``: the match length, issue 24 item 3) at an event with results:
+    the game records already stored were checked against the old value."""
+    for spec in event.rules.options:
+        if not spec.fixed_once_played or spec.name not in cleaned:
+            continue
+        if cleaned[spec.name] != event.options.get(spec.name, spec.default) and (
+            event_has_results(event)
+        ):
+            raise InvalidInput(
+                gettext("%(option)s cannot change once a result is recorded.")
+                % {"option": gettext(spec.label)}
+            )
 
 
 @transaction.atomic
-def registration_link_reset(*, registration: Registration, by: Any) -> Registration:
+def registration_link_reset(*, registration: Registration, by: Actor) -> Registration:
     """Give a player a new private link (the old one stops working), e.g. when a slip
     with their QR code was lost. The token itself is never written to the audit trail."""
     reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
@@ -183,7 +203,7 @@ def penalty_note_add(
     registration: Registration,
     kind: str,
     infraction: str,
-    by: Any,
+    by: Actor,
     note: str = "",
     round_number: int | None = None,
 ) -> PenaltyNote:
@@ -200,7 +220,7 @@ def penalty_note_add(
         infraction=infraction.strip(),
         note=note.strip(),
         round_number=round_number,
-        by=by if getattr(by, "is_authenticated", False) else None,
+        by=acting_user(by),
     )
     audit_log(
         event=event,

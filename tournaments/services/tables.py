@@ -17,12 +17,12 @@ for them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from ..actors import Actor
 from ..errors import InvalidInput, RoundStateError
 from ..groups import group_label
 from ..models import Event, Match, PairingGroup, Round, RoundStatus
@@ -44,16 +44,22 @@ def tables_in_play(event: Event, *, besides: PairingGroup | None = None) -> set[
     )
     if besides is not None:
         matches = matches.exclude(round__group=besides)
-    return set(matches.order_by().values_list("table", flat=True))
+    return {
+        table for table in matches.order_by().values_list("table", flat=True) if table is not None
+    }
 
 
-def round_first_table(group: PairingGroup, count: int) -> tuple[int, str]:
+def round_first_table(
+    group: PairingGroup, count: int, taken: set[int] | None = None
+) -> tuple[int, str]:
     """``(first table, note)`` for a round of ``group`` about to be paired whose tables
     the engine numbered 1 to ``count`` (module docstring). A group without a first table gets one here (saved, so
     call inside the pairing's transaction); ``note`` is "" unless the group's tables
-    were taken by another group's round in play and this round starts after them. Two
+    were taken by another group's round in play and this round starts after them.
+    ``taken``: those tables when the caller has read them (``tables_in_play``). Two
     queries at most."""
-    taken = tables_in_play(group.event, besides=group)
+    if taken is None:
+        taken = tables_in_play(group.event, besides=group)
     after = max(taken, default=0) + 1
     if group.first_table is None:
         group.first_table = after
@@ -68,7 +74,9 @@ def round_first_table(group: PairingGroup, count: int) -> tuple[int, str]:
     return after, note
 
 
-def group_first_table_set(*, group: PairingGroup, first_table: int | None, by: Any) -> PairingGroup:
+def group_first_table_set(
+    *, group: PairingGroup, first_table: int | None, by: Actor
+) -> PairingGroup:
     """Set the first table of ``group`` (1–``MAX_FIRST_TABLE``), or None to have it set
     when its next round is paired. Rounds already paired keep their tables; the next ones
     follow. Audited. Raises InvalidInput for another number."""
@@ -107,7 +115,7 @@ def rounds_to_start(event: Event) -> list[tuple[str, Round]]:
 
 
 @transaction.atomic
-def rounds_start_all(*, event: Event, by: Any) -> list[Round]:
+def rounds_start_all(*, event: Event, by: Actor) -> list[Round]:
     """Publish (P-POST-1) and start (P-POST-2) every paired-not-started round of the event
     at one server time, so they run under one clock (issue 20 item 7): one ``started_at``
     (and ``published_at`` for those still paired), an audit row per step as

@@ -17,7 +17,7 @@ from rulesets import RULESETS, Ruleset
 from rulesets.tables import Recommendation, RoundTable
 
 from .. import live
-from ..forms import QUICK_SCORES
+from ..forms import QUICK_SCORES, QUICK_SCORES_BO1
 from ..live.stream import event_name
 from ..models import EventStatus
 from ..selectors.names import registration_name
@@ -49,27 +49,29 @@ def ruleset(ruleset_id: str) -> Ruleset | None:
 def quick_score_label(score: str, first: str, second: str, draw_word: str) -> str:
     """A quick score's button text: the winner with their games first ("Ann 2-1",
     "Ben 2-0"), or a drawn match in the ruleset's word ("Draw 1-1-1", "Intentional draw
-    0-0-3"). ``score`` is in seat order: first's wins, second's wins, drawn games."""
+    0-0-3"; a best-of-1's "Draw 0-0-1"). ``score`` is in seat order: first's wins,
+    second's wins, drawn games."""
     a, b, drawn = (int(x) for x in score.split("-"))
     if a != b:
         return f"{first if a > b else second} {max(a, b)}-{min(a, b)}"
-    if not a and not b:  # 0-0-3: an intentional draw
+    if not a and not b and drawn > 1:  # 0-0-3: an intentional draw
         return _("Intentional %(draw)s %(score)s") % {"draw": _(draw_word).lower(), "score": score}
     return f"{_(draw_word)} {score}"
 
 
 @register.simple_tag
 def quick_scores(
-    first: str, second: str, draw_word: str = "", ties: bool = True
+    first: str, second: str, draw_word: str = "", ties: bool = True, best_of: int = 3
 ) -> list[tuple[str, str]]:
     """The quick game-score buttons of a best-of-3 slip as ``(value, label)``, each label
     naming the winner; the drawn scores only when ``ties`` and the ruleset has a word
     for a drawn match: ``{% quick_scores m.p1.name m.p2.name event.rules.draw_word ties
-    as scores %}``."""
+    event.best_of as scores %}``. ``best_of`` 1 (a best-of-1 Magic event): 1-0, 0-1 and
+    the drawn game 0-0-1 (issue 24, item 3)."""
     draws = bool(ties and draw_word)
     return [
         (score, quick_score_label(score, first, second, draw_word))
-        for score in QUICK_SCORES
+        for score in (QUICK_SCORES_BO1 if best_of == 1 else QUICK_SCORES)
         if draws or score.split("-")[0] != score.split("-")[1]
     ]
 

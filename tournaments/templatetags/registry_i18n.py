@@ -1,7 +1,7 @@
 """``{{ text|translated }}`` and ``{{ m.why|why }}``: a text of the pure registry (a ruleset's label or draw word,
 a column's explanation, marked with ``rulesets.base.gettext_noop``) in the visitor's
 language; ``{{ run.error|shown }}`` and ``{{ job.stage|import_stage }}``: a message stored
-by a background worker (``tournaments.messages``); ``{{ name|bdi }}``: a person's name
+by a background worker (``tournaments.stored_text``); ``{{ name|bdi }}``: a person's name
 isolated for bidirectional text. A template builtin (config/settings.py), so every
 template has it."""
 
@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_noop
 
-from tournaments import messages
+from tournaments import stored_text
 
 register = template.Library()
 
@@ -40,18 +40,18 @@ def bdi(name: object) -> SafeString:
 
 @register.filter
 def shown(text: object) -> str:
-    """A stored message in the visitor's language (``tournaments.messages.shown``): a
+    """A stored message in the visitor's language (``tournaments.stored_text.shown``): a
     background run's note or error, an import job's error, a pure module's refusal."""
-    return messages.shown(text)
+    return stored_text.shown(text)
 
 
 @register.filter
 def import_stage(stage: str) -> str:
-    """An import job's stage in the visitor's language (``messages.import_stage``)."""
-    return messages.import_stage(stage)
+    """An import job's stage in the visitor's language (``stored_text.import_stage``)."""
+    return stored_text.import_stage(stage)
 
 
-# The pairing engines' explanations (``Match.why``, stored in English as INTERFACES.md's
+# The pairing engines' explanations (``Match.why``, stored in English as docs/interfaces.md's
 # ``pair --json`` gives them): each "; "-separated part is shown in the visitor's language.
 WHY_WORDS = {
     "same record": gettext_noop("same record"),
@@ -89,11 +89,12 @@ def _why_part(part: str) -> str:
             return f"{gettext(word)}: {_why_part(part.removeprefix(prefix + ': '))}"
     for pattern, text in WHY_PATTERNS:
         m = pattern.match(part)
-        if m and text is None:  # paired up / paired down: names
+        if m is None:
+            continue
+        if text is None:  # paired up / paired down: names
             way = gettext("paired up") if m["way"] == "up" else gettext("paired down")
             return f"{way}: {m['names']}"
-        if m:
-            return gettext(text) % m.groupdict()
+        return gettext(text) % m.groupdict()
     return part
 
 
@@ -136,7 +137,7 @@ DECIMAL_TEXT = re.compile(r"^(?P<number>-?\d+\.(?P<places>\d+))(?P<rest> ?%?)$")
 def localized_number(text: object) -> str:
     """A tiebreaker as the ruleset wrote it ("62.50", "33.33 %") in the visitor's number
     format ("62,50" in Spanish), same decimal places; anything else as it is. Only for
-    pages: CSV and JSON keep the machine format (INTERFACES.md)."""
+    pages: CSV and JSON keep the machine format (docs/interfaces.md)."""
     m = DECIMAL_TEXT.match(str(text))
     if m is None:
         return str(text)

@@ -50,8 +50,9 @@ def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
     invite = services.staff_invite_find(token)
     if problem := services.staff_invite_problem(invite):
         status = 404 if invite is None else 410
-        context = {"problem": problem}
-        return _private(render(request, "registration/invite.html", context, status=status))
+        return _private(
+            render(request, "registration/invite.html", {"problem": problem}, status=status)
+        )
     assert invite is not None
     form = None
     if request.user.is_authenticated:
@@ -109,7 +110,7 @@ def event_listing(request: HttpRequest, event: Event) -> HttpResponse:
     except MatchslipError as e:
         messages.error(request, str(e))
     else:
-        done = {
+        done: dict[str, str] = {
             EventListing.LISTED: gettext("%(name)s is published: on the home page for everyone."),
             EventListing.UNLISTED: gettext(
                 "%(name)s is unlisted: off the home page; its links keep working."

@@ -37,6 +37,7 @@ from ..services.checkin import (
     door_registration,
     self_checkin_open,
 )
+from .common import HtmxRequest
 from .player import _private, _registration
 
 LIST_TEMPLATE = "tournaments/staff/checkin.html"
@@ -49,7 +50,7 @@ def _list_url(event: Event, query: str) -> str:
 
 @require_safe
 @event_operator_required
-def checkin(request: HttpRequest, event: Event) -> HttpResponse:
+def checkin(request: HtmxRequest, event: Event) -> HttpResponse:
     """The staff check-in list; ``?q=`` a name or player ID. An htmx search (typing in
     the box) answers only the list and counts. 2 queries for the list (the players, and
     whether a round exists)."""
@@ -67,7 +68,7 @@ def checkin(request: HttpRequest, event: Event) -> HttpResponse:
 
 @require_POST
 @event_operator_required
-def checkin_toggle(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
+def checkin_toggle(request: HtmxRequest, event: Event, registration_id: int) -> HttpResponse:
     """Tick (``present=1``) or untick (``present=0``) one player. htmx: answers the row,
     with the counts out of band (422 and the reason when refused); without JavaScript:
     back to the list with the same search (``q``) and a message."""

@@ -29,7 +29,7 @@ from ..models import Event, Round
 from ..permissions import event_staff_required
 from ..selectors import match_for_staff, round_for_staff
 from ..selectors.timer import clock_for_staff
-from .common import event_match_or_404
+from .common import HtmxRequest, event_match_or_404
 
 ROUND_CLOCK = "tournaments/staff/_round_clock.html"
 TABLE_TIME = "tournaments/staff/_table_time.html"
@@ -68,7 +68,7 @@ def _back(request: HttpRequest, event: Event, rnd: Round) -> HttpResponse:
 
 
 def _round_action(
-    request: HttpRequest, event: Event, round_id: int, action: Callable[[Round], Any], done: str
+    request: HtmxRequest, event: Event, round_id: int, action: Callable[[Round], Any], done: str
 ) -> HttpResponse:
     rnd = get_object_or_404(Round, pk=round_id, event=event)
     error = ""
@@ -90,7 +90,7 @@ def _round_action(
 
 @require_POST
 @event_staff_required("clock")
-def round_clock_pause(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+def round_clock_pause(request: HtmxRequest, event: Event, round_id: int) -> HttpResponse:
     """Pause the round's clock."""
     return _round_action(
         request,
@@ -103,7 +103,7 @@ def round_clock_pause(request: HttpRequest, event: Event, round_id: int) -> Http
 
 @require_POST
 @event_staff_required("clock")
-def round_clock_resume(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+def round_clock_resume(request: HtmxRequest, event: Event, round_id: int) -> HttpResponse:
     """Run the round's clock again."""
     return _round_action(
         request,
@@ -116,7 +116,7 @@ def round_clock_resume(request: HttpRequest, event: Event, round_id: int) -> Htt
 
 @require_POST
 @event_staff_required("clock")
-def round_clock_add(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
+def round_clock_add(request: HtmxRequest, event: Event, round_id: int) -> HttpResponse:
     """Add ``minutes`` (1–60) to the whole round."""
     minutes = _minutes(request)
     return _round_action(
@@ -135,7 +135,7 @@ def round_clock_add(request: HttpRequest, event: Event, round_id: int) -> HttpRe
 
 @require_POST
 @event_staff_required("clock")
-def match_time_extend(request: HttpRequest, event: Event, match_id: int) -> HttpResponse:
+def match_time_extend(request: HtmxRequest, event: Event, match_id: int) -> HttpResponse:
     """Give one table ``minutes`` (1–60) more: a judge's time extension."""
     match = event_match_or_404(event, match_id)
     minutes, error = _minutes(request), ""

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django_htmx.middleware import HtmxDetails
 
 from ..groups import group_label
 from ..models import Event, EventListing, Match, RoundStatus
@@ -16,7 +17,15 @@ from ..permissions import staff_roles
 from ..selectors import ELIMINATION_PHASES, LIVE_STATUSES, current_public_rounds
 
 
-def wants_fragment(request: HttpRequest) -> bool:
+class HtmxRequest(HttpRequest):
+    """The request every view gets: django-htmx's middleware (``config.settings``) adds
+    ``htmx``, the request's htmx headers (falsy for a plain browser request). A view that
+    reads ``request.htmx``, or passes the request to a helper that does, takes this."""
+
+    htmx: HtmxDetails
+
+
+def wants_fragment(request: HtmxRequest) -> bool:
     """Whether to answer with a fragment: an HTMX request that is not a history restore.
     Going Back to a URL htmx pushed (the pairings search), when htmx no longer has the
     page cached, asks the server again (``HX-History-Restore-Request``) and puts the
@@ -24,7 +33,7 @@ def wants_fragment(request: HttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def public_page(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+def public_page(request: HtmxRequest, template: str, context: dict[str, Any]) -> HttpResponse:
     """The whole page, or only its ``live`` partial for an HTMX refresh or search (not for
     a history restore, :func:`wants_fragment`). ``updated_at`` (shown as "Updated
     14:02:31") is when the page was built: now, or the prebuild's time

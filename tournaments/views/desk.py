@@ -2,7 +2,7 @@
 results within the P-POST-4 window and penalty notes (organisers and judges).
 
 Each view parses input, calls one service and shows a ``MatchslipError`` as a message
-(STYLE.md §7); forms post to real URLs and redirect back (post/redirect/get).
+(docs/style.md §7); forms post to real URLs and redirect back (post/redirect/get).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rulesets import get_ruleset
+from rulesets.penalties import infraction_key, repeated_infractions
 
 from .. import services
 from ..errors import MatchslipError
@@ -96,8 +97,8 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
     return redirect("staff:disputes", event.slug)
 
 
-def _correctable_rounds(event: Event) -> list[Round]:
-    """The started and complete rounds, latest first; each carries ``label``: its pairing
+def _correctable_rounds(event: Event) -> list[tuple[Round, str]]:
+    """The started and complete rounds, latest first, each with its label: its pairing
     group's name for people ("Junior + Senior") when the event pairs several groups, else
     "" (issue 20, item 12: never a group key)."""
     statuses = (RoundStatus.STARTED, RoundStatus.COMPLETE)
@@ -108,9 +109,7 @@ def _correctable_rounds(event: Event) -> list[Round]:
         .order_by("-number", "group__key")
     )
     several = len({r.group_id for r in rounds}) > 1
-    for r in rounds:
-        r.label = group_label(r.group) if several else ""
-    return rounds
+    return [(r, group_label(r.group) if several else "") for r in rounds]
 
 
 @require_safe
@@ -120,12 +119,18 @@ def corrections(request: HttpRequest, event: Event) -> HttpResponse:
     slips on the round page); each recorded table can be corrected with a reason while
     the P-POST-4 window is open. A locked round says so, quoting the rule. ``?q=``
     keeps the tables whose number is ``q`` or where a player's name contains it."""
-    rounds = _correctable_rounds(event)
+    labelled = _correctable_rounds(event)
+    rounds = [r for r, _label in labelled]
     chosen = next((r for r in rounds if str(r.pk) == request.GET.get("round")), None)
     complete = [r for r in rounds if r.status == RoundStatus.COMPLETE]
     chosen = chosen or next(iter(complete or rounds), None)
     query = request.GET.get("q", "").strip()[:100]
-    context: dict[str, Any] = {"event": event, "rounds": rounds, "chosen": chosen, "query": query}
+    context: dict[str, Any] = {
+        "event": event,
+        "rounds": labelled,
+        "chosen": chosen,
+        "query": query,
+    }
     if chosen is not None:
         view = round_for_staff(chosen)
         context.update(
@@ -188,8 +193,11 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
 @require_http_methods(["GET", "POST"])
 @event_staff_required("correct")
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
-    """Penalty notes of the event, newest first, and the form to add one."""
-    form = PenaltyForm(request.POST or None, event=event)
+    """Penalty notes of the event, newest first, and the form to add one (its player and
+    round may come in the query string: the floor board's "Note a penalty"); notes of
+    an infraction the player repeated are flagged (issue 23, item 6)."""
+    asked = {k: request.GET[k] for k in ("registration", "round_number") if k in request.GET}
+    form = PenaltyForm(request.POST or None, event=event, initial=asked)
     if request.method == "POST" and form.is_valid():
         try:
             services.penalty_note_add(event=event, by=request.user, **form.cleaned_data)
@@ -198,6 +206,10 @@ def penalties(request: HttpRequest, event: Event) -> HttpResponse:
         else:
             messages.success(request, gettext("Penalty noted."))
             return redirect("staff:penalties", event.slug)
-    notes = event.penalties.select_related("registration__player", "by")
+    notes = list(event.penalties.select_related("registration__player", "by"))
+    found = repeated_infractions((n.registration_id, n.infraction) for n in notes)
+    again = {(reg, infraction_key(name)) for reg, names in found.items() for name in names}
+    for n in notes:
+        n.repeated = (n.registration_id, infraction_key(n.infraction)) in again  # type: ignore[attr-defined]
     context = {"event": event, "form": form, "notes": notes}
     return render(request, "tournaments/staff/penalties.html", context)

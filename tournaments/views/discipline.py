@@ -1,10 +1,10 @@
-"""Deck lists, random deck checks (P-POST-5) and disqualification.
+"""Deck lists and random deck checks (P-POST-5).
 
 Deck lists: every staff role (capability ``decklists``) records a list as received and
 draws a random deck check; the page lists who is missing one, the checks drawn and the
-top-cut players' status. Disqualifying a player is for organisers and judges
-(capability ``correct``, as penalties). Each view calls one service and shows a
-``MatchslipError`` as a message (STYLE.md §7); forms post and redirect back.
+top-cut players' status. Each view calls one service and shows a ``MatchslipError`` as a
+message (docs/style.md §7); forms post and redirect back. Disqualifying a player, from
+their page or the penalties page, is ``roster.player_disqualify``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..models import Event, MatchSeat, Phase, Registration
 from ..permissions import event_staff_required
 from ..selectors.names import registration_name, with_shown_names
 from ..services.decklists import deck_checks_for_staff, decklists_missing
+from .decklists import settings_forms
 
 
 class DecklistForm(forms.Form):
@@ -30,10 +31,6 @@ class DecklistForm(forms.Form):
 
 class DeckCheckForm(forms.Form):
     count = forms.IntegerField(min_value=1, max_value=64, initial=4)
-
-
-class DisqualifyForm(forms.Form):
-    reason = forms.CharField(max_length=200)
 
 
 def _reg(event: Event, registration_id: int) -> Registration:
@@ -65,6 +62,7 @@ def decklists(request: HttpRequest, event: Event) -> HttpResponse:
         "checks": deck_checks_for_staff(event),
         "cut_players": _cut_players(event),
         "check_form": DeckCheckForm(),
+        **settings_forms(event),  # issue 23, item 5: the deadline, collected, published
     }
     return render(request, "tournaments/staff/decklists.html", context)
 
@@ -109,29 +107,3 @@ def deck_check(request: HttpRequest, event: Event) -> HttpResponse:
             % {"names": ", ".join(registration_name(r) for r in picked)},
         )
     return redirect("staff:decklists", event.slug)
-
-
-@require_POST
-@event_staff_required("correct")
-def player_disqualify(
-    request: HttpRequest, event: Event, registration_id: int | None = None
-) -> HttpResponse:
-    """Disqualify a player, with a reason (``registration_disqualify``; P-SE-3 in a
-    bracket). Organisers and judges; the player is in the URL (players page) or the
-    form's ``registration`` (penalties page)."""
-    raw = registration_id or request.POST.get("registration", "")
-    if not str(raw).isdigit():
-        messages.error(request, gettext("Choose the player to disqualify."))
-        return redirect("staff:penalties", event.slug)
-    reg = _reg(event, int(raw))
-    form = DisqualifyForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    try:
-        services.registration_disqualify(registration=reg, by=request.user, reason=reason)
-    except MatchslipError as e:
-        messages.error(request, str(e))
-    else:
-        messages.success(
-            request, gettext("%(name)s is disqualified.") % {"name": registration_name(reg)}
-        )
-    return redirect("staff:penalties", event.slug)

@@ -31,6 +31,10 @@ CAPABILITY_TEXT = {
     "audit": _("Read the audit trail: every change, who made it, when and why."),
     "clock": _("Run the round clock: pause it, add time to the round, extend one table."),
     "decklists": _("Record deck lists and run deck checks."),
+    "floor": _(
+        "Answer judge calls on the Floor board: claim a call, escalate it to the head judge, "
+        "resolve it with a note and a time extension for the table."
+    ),
     "manage": _("Invite and remove staff, change the event's settings, and disqualify a player."),
 }
 
@@ -52,6 +56,7 @@ ROLE_STEPS = {
         _("Print pairings and match slips from the round page when needed."),
     ),
     StaffRole.JUDGE: (
+        _("Keep the Floor board open on your phone: players' calls for a judge appear there."),
         _("Keep the Disputes page open: tables whose players disagree appear there."),
         _("Go to the table, hear both players, and record the result you decide."),
         _("Correct a completed round's result on Corrections, with a reason."),

@@ -18,6 +18,8 @@ the stream starts: an open page holds no connection.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Iterator
+
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import (
@@ -27,6 +29,7 @@ from django.http import (
     HttpResponseNotModified,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
@@ -37,7 +40,7 @@ from ..models import Event
 from ..permissions import event_staff_required
 
 
-def _answer(request: HttpRequest, opened: Opening | None) -> HttpResponse:
+def _answer(request: HttpRequest, opened: Opening | None) -> HttpResponseBase:
     """The stream (or, with ``once``, the JSON versions) ``opened`` describes; 404 when
     there is none (an unknown event or token)."""
     if opened is None:
@@ -53,6 +56,7 @@ def _answer(request: HttpRequest, opened: Opening | None) -> HttpResponse:
         return response
     if not connection.in_atomic_block:
         connection.close()  # an open page holds no database connection
+    body: AsyncIterator[bytes] | Iterator[bytes]
     if isinstance(request, ASGIRequest):
         body = events_async(opened.stream, opened.now)
     else:
@@ -60,18 +64,18 @@ def _answer(request: HttpRequest, opened: Opening | None) -> HttpResponse:
     streaming = StreamingHttpResponse(body, content_type="text/event-stream")
     for name, value in STREAM_HEADERS:
         streaming[name] = value
-    return streaming  # type: ignore[return-value]
+    return streaming
 
 
 @require_safe
-def public_live(request: HttpRequest, slug: str) -> HttpResponse:
+def public_live(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The public pages' stream: pairings, standings, bracket, event page; the clock and
     results too when the query string names them (the projector)."""
     return _answer(request, public_opening(slug, request.GET))
 
 
 @require_safe
-def player_live(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def player_live(request: HttpRequest, slug: str, token: str) -> HttpResponseBase:
     """A player's own page's stream: the public topic and their own (``me``)."""
     opened = player_opening(slug, token, request.GET, translation.get_language())
     return _answer(request, opened)
@@ -79,7 +83,7 @@ def player_live(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 @require_safe
 @event_staff_required("audit")
-def staff_live(request: HttpRequest, event: Event) -> HttpResponse:
+def staff_live(request: HttpRequest, event: Event) -> HttpResponseBase:
     """The staff pages' stream (any staff role): every change, and the clock."""
     topics = frozenset({live.STAFF, live.CLOCK})
     return _answer(request, opening(event, topics, request.GET, ends=False))

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,12 +36,25 @@ from .. import services
 from ..browsers import browser_id, remember_browser
 from ..errors import InvalidInput, MatchslipError
 from ..forms import PlayerDropForm
-from ..models import Match, Registration, RoundStatus, SelfReportMode
+from ..models import (
+    EventStatus,
+    JudgeCall,
+    JudgeCallReason,
+    JudgeCallStatus,
+    Match,
+    Registration,
+    RoundStatus,
+    SelfReportMode,
+)
 from ..selectors import ELIMINATION_PHASES
+from ..selectors.floor import call_for_player
 from ..selectors.names import twin_exists
+from ..selectors.outlook import outlook_for_player
 from ..selectors.reports import page_for_player, standing_for_player
 from ..services.checkin import self_checkin_open
-from .common import wants_fragment
+from ..services.judge_calls import staff_name
+from ..services.player_decklists import decklist_window
+from .common import HtmxRequest, wants_fragment
 from .prebuilt import my_table_html, seat_entries
 from .result_forms import PlayerPodReportForm, refusal, report_form, report_result
 
@@ -49,10 +63,16 @@ TEMPLATE = "tournaments/public/player.html"
 
 def _registration(slug: str, token: str) -> Registration:
     """The registration of a private link, with ``name_twin`` (another player of the
-    event has its name: the heading tells them apart, in the same query), or 404."""
+    event has its name: the heading tells them apart, in the same query) and
+    ``judge_called`` (a judge was called to their table of a published or started round:
+    only then is the call read, issue 23), or 404."""
+    called = JudgeCall.objects.filter(
+        match__seats__registration=OuterRef("pk"),
+        match__round__status__in=(RoundStatus.PUBLISHED, RoundStatus.STARTED),
+    )
     return get_object_or_404(
         Registration.objects.select_related("player", "event", "division").annotate(
-            name_twin=twin_exists()
+            name_twin=twin_exists(), judge_called=Exists(called)
         ),
         event__slug=slug,
         report_token=token,
@@ -66,7 +86,9 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpResponse:
+def _render(
+    request: HtmxRequest, reg: Registration, partial: str = "report", **extra: Any
+) -> HttpResponse:
     page = page_for_player(reg)
     rnd, match = page.round, page.match
     can_report = bool(
@@ -91,8 +113,13 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         "game_record": get_ruleset(reg.event.ruleset).game_record,
         "drop_form": PlayerDropForm(),
         "self_checkin": self_checkin_open(reg.event),  # issue 20: the "Check in" button
+        **_judge_call_context(reg, page),  # issue 23, item 1: "Call a judge"
+        # issue 23, item 5: the deck list card (a query only while no deadline is set)
+        "decklist": decklist_window(reg) if reg.event.collects_decklists else None,
         # issue 13: place, record and points; every report line says whom it is about
-        "standing": standing_for_player(reg),
+        "standing": (standing := standing_for_player(reg)),
+        # issue 24, item 1: "Top 8: 64 % — a win next round makes it 97 %" (1 query)
+        "outlook": outlook_for_player(reg) if standing else [],
         "report_lines": [(x.registration_id, *x.seen_by(reg.pk)) for x in page.summary.lines]
         if page.summary
         else [],
@@ -105,13 +132,36 @@ def _render(request: HttpRequest, reg: Registration, **extra: Any) -> HttpRespon
         template = TEMPLATE
     elif request.GET.get("part") == "live":  # a live refresh (sse:me, sse:public)
         template = f"{TEMPLATE}#player_live"
-    else:  # a report's answer
-        template = f"{TEMPLATE}#report"
+    else:  # a report's answer, or a judge call's
+        template = f"{TEMPLATE}#{partial}"
     return _private(render(request, template, context, status=extra.get("status", 200)))
 
 
+def _judge_call_context(reg: Registration, page: Any) -> dict[str, Any]:
+    """The "Call a judge" card (issue 23, item 1): the latest call of the player's table
+    this round (``judge_call``, with ``judge_call_who``: who claimed it) and whether a
+    new call can be made (seated at a table of a published or started round, no call of
+    the table open). 1 query once a judge was called to the table (``judge_called``)."""
+    live = bool(
+        page.round
+        and page.match
+        and page.match.table
+        and page.round.status in (RoundStatus.PUBLISHED, RoundStatus.STARTED)
+        and reg.event.status != EventStatus.FINISHED
+    )
+    called = getattr(reg, "judge_called", True)
+    call = call_for_player(page.match.id) if live and called else None
+    return {
+        "judge_call": call,
+        "judge_call_who": staff_name(call.claimed_by) if call and call.claimed_by else "",
+        "judge_call_by": staff_name(call.resolved_by) if call and call.resolved_by else "",
+        "can_call_judge": live and (call is None or call.status == JudgeCallStatus.RESOLVED),
+        "call_reasons": JudgeCallReason.choices,
+    }
+
+
 @require_safe
-def player_home(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def player_home(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
     """The player's page: their table and opponent, their report, earlier results. Gives
     the browser its id cookie (issue 21)."""
     return remember_browser(request, _render(request, _registration(slug, token)))
@@ -171,7 +221,7 @@ def _report(reg: Registration, post: Any, browser: str = "") -> str:
 
 
 @require_POST
-def player_report(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def player_report(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
     """Report (or change) the result of the player's table, whatever its format: a
     match's result buttons (``result`` "me", "opponent", "draw"), a best-of-3 game score
     from the player's side (M-MATCH-1) or a pod's winner (``winner``: a seated player's
@@ -213,3 +263,33 @@ def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             % {"dropped_after_round": reg.dropped_after_round},
         )
     return _private(redirect("public:player", slug, token))
+
+
+@require_POST
+def player_judge_call(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
+    """Call a judge to the player's table (issue 23, item 1), with an optional
+    ``reason`` (``JudgeCallReason``; ``services.judge_call_open``). HTMX: answers the
+    judge-call card (422 with the reason when refused: already called, not seated);
+    without JavaScript: redirects to the page with a message."""
+    reg = _registration(slug, token)
+    error, notice = "", ""
+    try:
+        call = services.judge_call_open(registration=reg, reason=request.POST.get("reason", ""))
+    except MatchslipError as e:
+        error = str(e)
+    else:
+        notice = gettext("A judge is coming to table %(table)s.") % {"table": call.table}
+    reg.judge_called = True  # type: ignore[attr-defined]  # read it now: made, or refused as open
+    if not request.htmx:
+        messages.add_message(
+            request, messages.ERROR if error else messages.SUCCESS, error or notice
+        )
+        return _private(redirect("public:player", slug, token))
+    return _render(
+        request,
+        reg,
+        partial="judge_call",
+        call_error=error,
+        call_notice=notice,
+        status=422 if error else 200,
+    )

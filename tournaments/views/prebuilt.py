@@ -43,7 +43,7 @@ from ..selectors import (
     pairings_search_for_public,
     table_for_player,
 )
-from .common import public_event_or_404, wants_fragment
+from .common import HtmxRequest, public_event_or_404, wants_fragment
 
 MAX_AGE = 5  # seconds a shared cache may serve a public page without asking again
 SEARCH_LIMIT = 20
@@ -79,7 +79,7 @@ def _public_headers(response: HttpResponse, etag: str, max_age: int = MAX_AGE) -
     return response
 
 
-def _from_cache(request: HttpRequest, slug: str, page: str) -> HttpResponse | None:
+def _from_cache(request: HtmxRequest, slug: str, page: str) -> HttpResponse | None:
     """The prebuilt answer to ``request`` for ``page`` in its language, or None when not
     stored (or not built in that language)."""
     current = public_pages.pointer(slug)
@@ -113,7 +113,7 @@ def prebuilt(page_for: Callable[[HttpRequest], str | None]) -> Callable[[View], 
 
     def decorator(view: View) -> View:
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HtmxRequest, slug: str, **kwargs: Any) -> HttpResponse:
             page = page_for(request)
             if page is None or getattr(request, "prebuilding", False) or not _anonymous(request):
                 return view(request, slug, **kwargs)

@@ -21,7 +21,8 @@ from ..selectors import (
     events_for_home,
     pairings_search_for_public,
 )
-from .common import public_event_context, public_event_or_404, public_page
+from ..selectors.featured import featured_for_public
+from .common import HtmxRequest, public_event_context, public_event_or_404, public_page
 from .prebuilt import pairings_page, prebuilt, search_entries
 
 
@@ -33,21 +34,23 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def event_home(request: HttpRequest, slug: str) -> HttpResponse:
+def event_home(request: HtmxRequest, slug: str) -> HttpResponse:
     """The event's announcements (S-2), divisions, current rounds, links and the
-    estimated finish (``planning``). 5 queries."""
+    estimated finish (``planning``) and the featured matches (issue 23). 6 queries."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)
     context["divisions"] = divisions_for_event(event)
     # issue 20, item 13: divisions announced with different rounds or cuts show their own
     context["per_division"] = len({(d.rounds, d.cut) for d in context["divisions"]}) > 1
     context["plan"] = plan_for_event(event)  # the estimated finish (issue 13)
+    # issue 23, item 4: the featured matches of the current rounds
+    context["featured"] = featured_for_public(event, context["current_rounds"])
     return public_page(request, "tournaments/public/event.html", context)
 
 
 @require_safe
 @prebuilt(pairings_page)
-def pairings(request: HttpRequest, slug: str) -> HttpResponse:
+def pairings(request: HtmxRequest, slug: str) -> HttpResponse:
     """Current pairings by table or by name: the prebuilt response when stored (no
     query, ``views.prebuilt``), else rendered around the cached fragment
     (``public_cache``), 2 queries; ``?q=`` finds a player's table, from the stored
@@ -64,12 +67,13 @@ def pairings(request: HttpRequest, slug: str) -> HttpResponse:
             found = pairings_search_for_public(event, context["current_rounds"], query)
         context["results"] = found
     elif context["current_rounds"]:
-        context["fragment"] = pairings_fragment(event, context["current_rounds"])[f"by_{order}"]
+        fragment = pairings_fragment(event, context["current_rounds"])
+        context["fragment"] = fragment["by_name"] if order == "name" else fragment["by_table"]
     return public_page(request, "tournaments/public/pairings.html", context)
 
 
 @require_safe
-def bracket(request: HttpRequest, slug: str) -> HttpResponse:
+def bracket(request: HtmxRequest, slug: str) -> HttpResponse:
     """The published top-cut rounds of every division, round by round. 5 queries."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)

@@ -30,6 +30,7 @@ from ..forms import (
     ReasonGameScoreForm,
     ReasonResultForm,
     ResultForm,
+    form_field,
 )
 from ..models import Match, Outcome, Registration
 from ..services.result_types import POD, result_format
@@ -47,7 +48,7 @@ class PodSlipForm(forms.Form):
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         ids = [str(s.registration_id) for s in match.seats.all()]
-        self.fields["conceded"].choices = [(i, i) for i in ids]
+        form_field(self, "conceded", forms.TypedMultipleChoiceField).choices = [(i, i) for i in ids]
         self.seat_ids = ids
 
     def clean_winner(self) -> str:

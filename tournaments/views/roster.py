@@ -3,7 +3,7 @@ year; drop; disqualify behind a confirmation; their private link) and the event'
 details (name, date, venue, announced Swiss rounds).
 
 Each view parses input, calls one service and shows a ``MatchslipError`` as a form error
-(STYLE.md §7); forms post to real URLs and redirect back (post/redirect/get).
+(docs/style.md §7); forms post to real URLs and redirect back (post/redirect/get).
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import services
 from ..errors import MatchslipError
 from ..forms import DisqualifyForm, DropForm, EventEditForm, PlayerEditForm
-from ..models import AuditEvent, Event, Registration
+from ..models import AuditEvent, Event, PenaltyNote, Registration
 from ..permissions import event_operator_required, event_staff_required
+from ..selectors.floor import repeated_for_player
 from ..selectors.names import registration_name
 
 
@@ -51,6 +52,9 @@ def _player_page(
         "disqualify_form": disqualify or DisqualifyForm(),
         "drop_form": DropForm(),
         "history": [_change(a) for a in history.order_by("-at", "-id")[:20]],
+        # issue 23, item 6: the player's penalties, an infraction noted twice flagged
+        "penalties": PenaltyNote.objects.filter(event=event, registration=reg).select_related("by"),
+        "repeated": repeated_for_player(event, reg.pk),
     }
     return render(request, "tournaments/staff/player.html", context)
 
@@ -102,10 +106,20 @@ def player_detail(request: HttpRequest, event: Event, registration_id: int) -> H
 
 @require_POST
 @event_staff_required("correct")
-def player_disqualify(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
-    """Disqualify a player from their page: a reason and the ticked confirmation
-    (``registration_disqualify``; P-SE-3 in a bracket). Organisers and judges."""
-    reg = _registration(event, registration_id)
+def player_disqualify(
+    request: HttpRequest, event: Event, registration_id: int | None = None
+) -> HttpResponse:
+    """Disqualify a player: a reason and the ticked confirmation (``DisqualifyForm``,
+    ``registration_disqualify``; P-SE-3 in a bracket). Organisers and judges. The player
+    is in the URL (their page) or the form's ``registration`` (the penalties page); done,
+    it goes back where it came from. A post without the reason or the confirmation, or
+    that the service refuses, shows the player's page with the form and its errors, and
+    changes nothing."""
+    raw = registration_id or request.POST.get("registration", "")
+    if not str(raw).isdigit():
+        messages.error(request, gettext("Choose the player to disqualify."))
+        return redirect("staff:penalties", event.slug)
+    reg = _registration(event, int(raw))
     form = DisqualifyForm(request.POST)
     if form.is_valid():
         try:
@@ -118,6 +132,8 @@ def player_disqualify(request: HttpRequest, event: Event, registration_id: int) 
             messages.success(
                 request, gettext("%(name)s is disqualified.") % {"name": registration_name(reg)}
             )
+            if registration_id is None:
+                return redirect("staff:penalties", event.slug)
             return redirect("staff:player", event.slug, reg.pk)
     return _player_page(request, event, reg, disqualify=form)
 

@@ -25,13 +25,13 @@ from .. import services
 from ..account_forms import EventDeleteForm
 from ..errors import MatchslipError
 from ..forms import EventOptionsForm, EventSettingsForm, StaffInviteForm
-from ..messages import shown
 from ..models import Event, EventStaff, Registration, StaffInvite
 from ..permissions import event_staff_required
 from ..procedures import plans_ages_at_checkin
 from ..qr import qr_svg
 from ..selectors import divisions_for_event
 from ..services.invites import INVITE_DAYS
+from ..stored_text import shown
 from .common import int_param
 
 

@@ -12,7 +12,7 @@ time refreshes with the page.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -21,11 +21,11 @@ from django.views.decorators.http import require_safe
 from ..permissions import staff_roles
 from ..qr import qr_svg
 from ..selectors.timer import timer_for_public
-from .common import public_event_or_404, public_page
+from .common import HtmxRequest, public_event_or_404, public_page
 
 
 @require_safe
-def timer(request: HttpRequest, slug: str) -> HttpResponse:
+def timer(request: HtmxRequest, slug: str) -> HttpResponse:
     """The projector page: clocks of the started rounds, tables playing and with a time
     extension, QR code of the public pairings. Staff of the event also get a link to each
     round's controls. Full screen for a 1920×1080 projector, without the site header

@@ -2,7 +2,7 @@
 swap two players between tables before it starts, undo the entry that completed a round
 until the next round is paired (organisers and scorekeepers). Each view parses the form,
 calls one service (``services.undo``) and shows a ``MatchslipError`` as a message
-(STYLE.md §7); forms post and redirect (post/redirect/get).
+(docs/style.md §7); forms post and redirect (post/redirect/get).
 
 Overriding a result every player reported needs a reason: see ``staff.match_result``.
 """

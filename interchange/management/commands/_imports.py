@@ -3,7 +3,7 @@
 A file is read only up to ``MAX_FILE_BYTES``; JSON that is not UTF-8, nests too deeply,
 holds a number too long to read or a key twice in one object is refused like any malformed file; a file the format or
 ``event_import`` refuses exits non-zero with the message naming the element or field
-(``CommandError``), and nothing is written (INTERFACES.md).
+(``CommandError``), and nothing is written (docs/interfaces.md).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from interchange.formats.eventdata import EventData
 from interchange.formats.plain import decode_json
 from interchange.services.imports import event_import, file_too_large
 from tournaments.errors import MatchslipError
-from tournaments.messages import shown
+from tournaments.stored_text import shown
 
 
 def read_file(path: Path) -> bytes:

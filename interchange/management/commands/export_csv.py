@@ -1,4 +1,4 @@
-"""``manage.py export_csv SLUG standings|pairings PATH`` (INTERFACES.md): the current
+"""``manage.py export_csv SLUG standings|pairings PATH`` (docs/interfaces.md): the current
 standings (place, id, name, record, points and every tiebreaker column the event's
 ruleset declares, headed as on the pages) or the current round's pairings and results,
 as CSV in UTF-8 with a byte-order mark (``interchange.services.csv_exports``; the staff pages offer

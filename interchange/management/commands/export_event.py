@@ -1,6 +1,6 @@
 """``manage.py export_event SLUG PATH [--archive]``: write an event to a file.
 
-Without ``--archive``: the portable event JSON v1 (INTERFACES.md): players, rounds and
+Without ``--archive``: the portable event JSON v1 (docs/interfaces.md): players, rounds and
 results, which ``import_event`` continues under a new slug. It is not a backup: it has
 no audit trail, penalties, staff, self-reports, private links or slug.
 

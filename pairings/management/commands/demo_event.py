@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand
 from pairings.services import round_pair
 from tournaments import services
 from tournaments.models import Event, Outcome
+from tournaments.services import Result
 
 DEMO_SLUG = "demo-cup"
 DEMO_USER, DEMO_PASSWORD = "organiser", "matchslip-demo"
@@ -51,9 +52,9 @@ def _play(event, rnd, rng, by, leave_missing=0):
         seats = [s.registration for s in m.seats.all()]
         roll = rng.random()
         if roll < 0.08:
-            services.slip_enter(match=m, outcome=Outcome.DRAW, by=by)
+            services.slip_enter(match=m, result=Result.draw(), by=by)
         else:
-            services.slip_enter(match=m, outcome=Outcome.WIN, winner=seats[roll < 0.54], by=by)
+            services.slip_enter(match=m, result=Result.win(seats[roll < 0.54]), by=by)
 
 
 def _account(username: str):

@@ -1,15 +1,16 @@
-"""Messages written now and read later, in the reader's language (issue 13).
+"""Stored text: messages written now and read later, in the reader's language
+(docs/architecture.md, "Languages").
 
 A refusal raised in a request is translated when it is raised (``gettext``). A text
 written where no language is active — a Celery worker's note or error on a
 ``BackgroundRun`` or ``ImportJob`` row, a beat sweep's note — is read later by staff in
 their own language, so it is **stored language-neutrally and translated when shown**:
 
-* Modules whose texts end up on such rows use this module's :func:`gettext` instead of
-  Django's (same name, so the catalogue extraction still finds the msgids). It returns a
-  :class:`Message`: the text translated into the active language, as Django's would, that
-  also remembers its msgid and params (``gettext("%(where)s: missing") % {"where": w}``
-  keeps both). A ``Message`` survives being wrapped in another error
+* Modules whose texts end up on such rows mark them with :func:`gettext_storable`
+  instead of Django's ``gettext`` (the project's ``makemessages`` extracts that name
+  too). It returns a :class:`Message`: the text translated into the active language, as
+  Django's would, that also remembers its msgid and params
+  (``gettext_storable("%(where)s: missing") % {"where": w}`` keeps both). A ``Message`` survives being wrapped in another error
   (``InvalidInput(str(e))``, see ``rulesets.i18n.Text``), so nothing else changes for
   requests, commands and logs.
 * The worker stores ``stored(error)``: a ``Message`` (or a pure module's
@@ -40,7 +41,7 @@ from django.utils.translation import gettext_noop
 
 from rulesets.i18n import Params, Text
 
-__all__ = ["Message", "deferred", "gettext", "import_stage", "shown", "stored"]
+__all__ = ["Message", "deferred", "gettext_storable", "import_stage", "shown", "stored"]
 
 MARK = '{"msgid": '  # how a stored message begins (json.dumps with "msgid" first)
 
@@ -55,9 +56,13 @@ class Message(Text):
         return _render(msgid, params)
 
 
-def gettext(message: str) -> Message:
-    """Django's ``gettext`` that remembers the msgid: ``gettext("…%(n)s…") % {"n": 3}`` is
-    the translated text, and ``stored()`` of it the language-neutral form."""
+def gettext_storable(message: str) -> Message:
+    """Django's ``gettext`` that remembers the msgid: ``gettext_storable("…%(n)s…") %
+    {"n": 3}`` is the translated text (a ``str``), and ``stored()`` of it the
+    language-neutral form. Unlike Django's, a translation whose placeholders do not fit
+    the params falls back to the English msgid, and ``Text`` params are translated too.
+    Marked strings are extracted by ``manage.py makemessages`` (the keyword is added by
+    ``tournaments.management.commands.makemessages``)."""
     return Message(message)
 
 

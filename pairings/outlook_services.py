@@ -1,0 +1,378 @@
+"""The cut-line outlook (issue 24, item 1): after every standings snapshot, simulate the
+rest of each Swiss pairing group and store what it says (``standings.CutOutlook``).
+
+It lives in the pairing layer because the simulation is the Swiss pairing procedure
+played forward (``pairings.engine.outlook``); the standings layer, which may not import
+pairings, calls it through ``standings.services.on_snapshot`` (registered in
+``pairings.apps``) and shows the stored result.
+
+What is simulated, per pairing group (``group_outlook``):
+
+* a group in Day 1 with rounds left: the rest of Day 1, then — for a two-day event —
+  the Day 2 cut (P-D2-1) and the Day 2 rounds; each division's top cut (a flight's share
+  for a flight, P-FL-5);
+* a group in Day 2 (Day 1 over): the rest of Day 2 for the Day 2 players, then the top
+  cut;
+* nothing for a group whose Swiss is over (the standings show the cut), a group of pods
+  or a standalone bracket, a division without a top cut (and no Day 2 ahead), and a
+  flighted division of a two-day event (its Day 2 cut merges the flights, which are
+  simulated apart).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from celery import current_app
+from django.db import IntegrityError, transaction
+
+from rulesets import Context, get_ruleset
+from standings import adapters as standings_adapters
+from standings.day2_standings import day2_qualified
+from standings.engine.day2 import day2_entrants, day2_matches
+from standings.engine.flights import FlightsRefused, per_flight_cut
+from standings.engine.types import Entrant, MatchRecord
+from standings.models import CutOutlook, StandingsSnapshot
+from standings.services import group_standings
+from standings.swiss_standings import swiss_standings
+from tournaments.models import (
+    Event,
+    GroupPhase,
+    PairingGroup,
+    Phase,
+    Registration,
+    RoundStatus,
+)
+from tournaments.outages import BROKER_ERRORS, broker_outage
+from tournaments.procedures import Stage, group_stages
+from tournaments.public_pages import public_pages_changed
+
+from .engine.outlook import (
+    SIMULATIONS,
+    Chance,
+    CutOutlook as EngineCut,
+    GroupOutlook,
+    OutlookPlan,
+    OutlookPlayer,
+    Ranker,
+    draw_rate,
+    measure_for,
+    outlook,
+    outlook_players,
+)
+from .procedures import event_groups
+
+logger = logging.getLogger(__name__)
+
+OUTLOOK_TASK = "pairings.tasks.outlook_compute"
+
+
+@dataclass(frozen=True)
+class GroupInput:
+    """What the engine needs for one group, and how to name its players back."""
+
+    group: PairingGroup
+    players: list[OutlookPlayer]
+    plan: OutlookPlan
+    seed: int
+    external: dict[str, str]  # registration id (engine id) → the player's id in files
+    flight: int | None
+
+
+def outlook_on_commit(snapshot_id: int) -> None:
+    """Send the outlook task for a snapshot that just committed (``on_snapshot``). An
+    unreachable broker is logged once per outage and never raised: the standings are
+    stored; only their outlook is missing."""
+    try:
+        current_app.tasks[OUTLOOK_TASK].delay(snapshot_id)
+    except BROKER_ERRORS as e:
+        broker_outage.failed(e)
+    else:
+        broker_outage.worked()
+
+
+def outlook_compute(snapshot_id: int) -> CutOutlook | None:
+    """Body of the task: compute and store the outlook of snapshot ``snapshot_id``.
+
+    Does nothing (returns None) when the snapshot is gone, is no longer the event's
+    latest (a newer one has its own task), already has an outlook (the task ran twice),
+    is final, or no group of the event has anything left to simulate. Otherwise stores
+    one :class:`~standings.models.CutOutlook` and has the public pages rebuilt."""
+    snapshot = StandingsSnapshot.objects.select_related("event").filter(pk=snapshot_id).first()
+    if snapshot is None or snapshot.final or CutOutlook.objects.filter(snapshot=snapshot).exists():
+        return None
+    event = snapshot.event
+    latest = event.standings.order_by("-computed_at", "-id").values_list("pk", flat=True).first()
+    if latest != snapshot.pk:
+        return None
+    started = time.perf_counter()
+    inputs = [i for g in event_groups(event) if (i := group_input(event, g)) is not None]
+    if not inputs:
+        return None
+    results = [(i, outlook(i.players, i.plan, seed=i.seed)) for i in inputs]
+    data = outlook_json(results)
+    try:
+        with transaction.atomic():
+            stored = CutOutlook.objects.create(
+                event=event,
+                snapshot=snapshot,
+                rounds_complete=snapshot.rounds_complete,
+                seed=inputs[0].seed,
+                simulations=SIMULATIONS,
+                seconds=round(time.perf_counter() - started, 3),
+                data=data,
+            )
+            public_pages_changed(event.pk, pairings=False)
+    except IntegrityError:  # the same snapshot's task, run twice at once
+        return None
+    return stored
+
+
+def outlook_latest(event: Event) -> CutOutlook | None:
+    """The outlook of the event's latest standings snapshot, or None (not computed yet,
+    or nothing to simulate). 1 query."""
+    return (
+        CutOutlook.objects.filter(event=event)
+        .order_by("-snapshot__computed_at", "-snapshot_id")
+        .first()
+    )
+
+
+def group_input(event: Event, group: PairingGroup) -> GroupInput | None:
+    """The engine's input for ``group``, or None when it has nothing to simulate (see
+    the module notes). A few queries: the group's standings and matches."""
+    stages = group_stages(event, group)
+    if Stage.SWISS not in stages or group.phase != GroupPhase.SWISS:
+        return None
+    divisions = sorted(group.divisions.all(), key=lambda d: d.code)
+    day1_total = max((d.rounds for d in divisions), default=0)
+    day2_total = event.day2_rounds if Stage.DAY2 in stages else 0
+    if day2_total and (group.flight is not None or any(d.flights for d in divisions)):
+        return None
+    cuts = _cuts(divisions, group)
+    if not cuts and not day2_total:
+        return None
+    done = {
+        phase: group.rounds.filter(phase=phase, status=RoundStatus.COMPLETE).count()
+        for phase in (Phase.SWISS, Phase.SWISS_DAY2)
+    }
+    if not done[Phase.SWISS]:
+        return None
+    if done[Phase.SWISS] < day1_total:
+        return _day1_input(event, group, cuts, day1_total, day2_total, done[Phase.SWISS])
+    if day2_total and done[Phase.SWISS_DAY2] < day2_total:
+        return _day2_input(event, group, cuts, day1_total, day2_total, done[Phase.SWISS_DAY2])
+    return None
+
+
+def _cuts(divisions: list[Any], group: PairingGroup) -> dict[str, int]:
+    """Top-cut places per division; a flight's share for a flight (P-FL-5)."""
+    cuts: dict[str, int] = {}
+    for d in divisions:
+        if not d.cut:
+            continue
+        if group.flight is None:
+            cuts[d.code] = d.cut
+            continue
+        try:
+            cuts[d.code] = per_flight_cut(d.cut, max(d.flights, 1))
+        except FlightsRefused:
+            continue
+    return cuts
+
+
+def _seed(group: PairingGroup) -> int:
+    """The seed of a group's simulations: its last complete round's pairing seed (I-1)
+    and the group, so the same standings always give the same outlook."""
+    last = (
+        group.rounds.filter(status=RoundStatus.COMPLETE)
+        .order_by("-number")
+        .values_list("seed", flat=True)
+        .first()
+    )
+    return abs(int(last or 0)) * 1_000_003 + group.pk
+
+
+def _first_tiebreakers(lines: Any, column: str | None) -> dict[str, float]:
+    if column is None:
+        return {}
+    return {line.player: float(Fraction(line.tiebreakers.get(column, 0))) for line in lines}
+
+
+def _ranker(
+    event: Event, entrants: list[Entrant], past: list[MatchRecord], rounds: int
+) -> Ranker:
+    """The ruleset's own standings of a simulated ending (``OutlookPlan.rank``)."""
+    ruleset = get_ruleset(event.ruleset)
+
+    def rank(simulated: Any, seed: int) -> list[str]:
+        if ruleset.game_record:  # a simulated match is won 2-1 in games, a draw 1-1-1
+            simulated = [_with_games(m) for m in simulated]
+        ctx = Context(rounds=rounds, seed=seed, options=event.options)
+        return [line.player for line in ruleset.standings(entrants, [*past, *simulated], ctx)]
+
+    return rank
+
+
+def _with_games(m: MatchRecord) -> MatchRecord:
+    if len(m.players) != 2:
+        return m
+    if m.winner is None:
+        return replace(m, games=(1, 1, 1))
+    return replace(m, games=(2, 1, 0) if m.winner == m.players[0] else (1, 2, 0))
+
+
+def _day1_input(
+    event: Event,
+    group: PairingGroup,
+    cuts: dict[str, int],
+    day1_total: int,
+    day2_total: int,
+    done: int,
+) -> GroupInput:
+    ruleset = get_ruleset(event.ruleset)
+    ps = swiss_standings(event, group)
+    regs = list(ps.registrations.values())
+    entrants = standings_adapters.entrants(regs)
+    matches = [m for m in standings_adapters.match_records(group) if m.round <= done]
+    columns = [c.key for c in ruleset.columns]
+    measure = measure_for(columns, event.options)
+    players = outlook_players(
+        entrants,
+        matches,
+        measure=measure,
+        points_win=ruleset.points_win,
+        points_tie=ruleset.points_tie,
+        divisions={str(r.pk): r.division.code for r in regs},
+        first_tiebreakers=_first_tiebreakers(ps.rows, columns[0] if measure else None),
+    )
+    plan = OutlookPlan(
+        rounds_left=day1_total - done,
+        cuts=cuts,
+        day2_rounds=day2_total,
+        points_win=ruleset.points_win,
+        points_tie=ruleset.points_tie,
+        draw_rate=draw_rate(matches),
+        age_modified=len({r.division_id for r in regs}) > 1,
+        measure=measure,
+        rounds_total=day1_total,
+        day2_total=day1_total + day2_total,
+        played=done,
+        rank=None if day2_total else _ranker(event, entrants, matches, day1_total),
+    )
+    return GroupInput(group, players, plan, _seed(group), _external(regs), group.flight)
+
+
+def _day2_input(
+    event: Event,
+    group: PairingGroup,
+    cuts: dict[str, int],
+    day1_total: int,
+    day2_total: int,
+    done: int,
+) -> GroupInput:
+    """Day 2 (R-3): the Day 2 players, points of both days, Day 2 tiebreakers."""
+    ruleset = get_ruleset(event.ruleset)
+    day1 = swiss_standings(event, group)
+    qualified = set(day2_qualified(event, group, day1))
+    regs = [r for pk, r in day1.registrations.items() if pk in qualified]
+    carried = {line.player: line.match_points for line in day1.rows if line.player in qualified}
+    both = group_standings(event, group)
+    entrants = list(day2_entrants(standings_adapters.entrants(regs), day1.rounds))
+    played = [
+        m
+        for m in standings_adapters.match_records(group, phases=(Phase.SWISS_DAY2,))
+        if m.round <= day1.rounds + done
+    ]
+    matches = list(day2_matches(played, day1.rounds))
+    seen = [m for m in standings_adapters.match_records(group) if m.round <= day1.rounds]
+    columns = [c.key for c in ruleset.columns]
+    measure = measure_for(columns, event.options)
+    lines = [line for line in both.rows if line.player in qualified]
+    players = outlook_players(
+        entrants,
+        matches,
+        measure=measure,
+        points_win=ruleset.points_win,
+        points_tie=ruleset.points_tie,
+        divisions={str(r.pk): r.division.code for r in regs},
+        carried=carried,
+        first_tiebreakers=_first_tiebreakers(lines, columns[0] if measure else None),
+    )
+    plan = OutlookPlan(
+        rounds_left=day2_total - done,
+        cuts=cuts,
+        points_win=ruleset.points_win,
+        points_tie=ruleset.points_tie,
+        draw_rate=draw_rate([*seen, *matches]),
+        age_modified=len({r.division_id for r in regs}) > 1,
+        measure=measure,
+        rounds_total=day1_total + day2_total,
+        day2_total=day1_total + day2_total,
+        played=done,
+    )
+    return GroupInput(group, players, plan, _seed(group), _external(regs), group.flight)
+
+
+def _external(regs: list[Registration]) -> dict[str, str]:
+    return {str(r.pk): r.external_id for r in regs}
+
+
+def _chance(c: Chance, places: int, flight: int | None) -> dict[str, Any]:
+    return {
+        "places": places,
+        "flight": flight,
+        "verdict": str(c.verdict),
+        "share": round(c.share, 4),
+        "if_win": None if c.if_win is None else round(c.if_win, 4),
+        "if_loss": None if c.if_loss is None else round(c.if_loss, 4),
+        "if_win_verdict": str(c.if_win_verdict),
+    }
+
+
+def _cut_json(i: GroupInput, g: GroupOutlook, cut: EngineCut) -> dict[str, Any]:
+    return {
+        "kind": str(cut.kind),
+        "division": cut.division,
+        "divisions": sorted({p.division for p in i.players}),
+        "flight": i.flight,
+        "places": cut.places,
+        "qualify": cut.qualify,
+        "rounds_left": g.rounds_left + (i.plan.day2_rounds if cut.kind == "top-cut" else 0),
+        "draw_rate": round(g.draw_rate, 4),
+        "seed": g.seed,
+        "records": [
+            {
+                "points": r.points,
+                "record": r.record,
+                "verdict": str(r.verdict),
+                "finishes": round(r.finishes, 3),
+                "share": None if r.share is None else round(r.share, 4),
+            }
+            for r in cut.records
+        ],
+    }
+
+
+def outlook_json(results: list[tuple[GroupInput, GroupOutlook]]) -> dict[str, Any]:
+    """The stored form of the outlooks (``CutOutlook.data``): ``cuts``, one per cut
+    (kind ``top-cut`` or ``day2``, its division or divisions, flight, places, rounds
+    left, the draw rate and seed used, and its final records: points, usual record,
+    verdict, finishes per ending, share that made it), and ``players``: by the player's
+    id in files, ``{"top-cut": chance, "day2": chance}`` with each chance's verdict
+    (``in`` / ``out`` / ``open``), share 0–1, the shares after a win or a loss next
+    round, whether a win next round proves it (``if_win_verdict``), and the cut's places
+    and flight. Shares are rounded to 4 decimals."""
+    cuts: list[dict[str, Any]] = []
+    players: dict[str, dict[str, Any]] = {}
+    for i, g in results:
+        for cut in g.cuts:
+            cuts.append(_cut_json(i, g, cut))
+            for pid, chance in cut.players.items():
+                chances = players.setdefault(i.external[pid], {})
+                chances[str(cut.kind)] = _chance(chance, cut.places, i.flight)
+    return {"simulations": SIMULATIONS, "cuts": cuts, "players": players}

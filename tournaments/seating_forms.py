@@ -1,0 +1,46 @@
+"""Forms of fixed seating and featured tables (issue 23, items 3 and 4). They check input
+only; the services (``services.seating``, ``services.featured``) decide."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .services.featured import FEATURE_MAX
+from .services.seating import MAX_FIXED_TABLE, REASON_MAX
+
+
+class FixedSeatForm(forms.Form):
+    """A player's fixed table and its private reason; ``remove`` takes the seat away."""
+
+    table = forms.IntegerField(
+        min_value=1, max_value=MAX_FIXED_TABLE, required=False, label=_("Fixed table")
+    )
+    reason = forms.CharField(
+        max_length=REASON_MAX,
+        required=False,
+        label=_("Reason (staff only)"),
+        help_text=_("For example mobility or sight. Never shown to players or the public."),
+    )
+    remove = forms.BooleanField(required=False)
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        if not data.get("remove") and data.get("table") is None and not self.errors:
+            raise forms.ValidationError(_("Give the table number, or remove the fixed seat."))
+        return data
+
+
+class FeatureForm(forms.Form):
+    """The match to feature (its id, from the round page's list) and the feature table's name."""
+
+    match = forms.IntegerField(min_value=1, label=_("Match"))
+    feature_table = forms.CharField(
+        max_length=FEATURE_MAX, label=_("Feature table"), initial="", strip=True
+    )
+
+
+class FeatureChoiceForm(forms.Form):
+    """A player's choice on their private page: "1" never feature me, "0" featuring is fine."""
+
+    opt_out = forms.ChoiceField(choices=[("1", "1"), ("0", "0")])

@@ -1,0 +1,218 @@
+"""The cut-line outlook (issue 24, item 1) as the pages word it: the stored
+``CutOutlook.data`` (``pairings.outlook_services.outlook_json``) read through the
+event's reverse relations, so this module needs neither ``standings`` nor ``pairings``.
+
+Wording rules: a proven verdict reads "in" / "out"; an estimate is a whole percentage,
+never 100 % or 0 % ("over 99 %", "under 1 %"); how often a final record made the cut is
+a natural frequency out of 20 simulated endings ("18 of 20"), never "20 of 20" or "0 of
+20" unless proven. No query except where a function says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Subquery
+from django.db.models.fields.json import KeyTransform
+from django.utils.translation import gettext as _
+
+from ..models import DivisionCode, Registration
+
+IN, OUT = "in", "out"
+TOP_CUT, DAY2 = "top-cut", "day2"
+#: A final record's share is told out of this many simulated endings.
+ENDINGS = 20
+
+
+def percent(share: float) -> str:
+    """An estimated share 0–1 as a whole percentage, never 100 % or 0 %:
+    0.637 → ``"64 %"``, 0.998 → ``"over 99 %"``, 0.001 → ``"under 1 %"``."""
+    value = share * 100
+    if value >= 99.5:
+        return _("over 99 %")
+    if value < 0.5:
+        return _("under 1 %")
+    return _("%(percent)s %%") % {"percent": round(value)}
+
+
+def endings(share: float) -> str:
+    """An estimated share 0–1 as a natural frequency: 0.9 → ``"in 18 of 20 simulated
+    endings"``; never 20 or 0 of 20 (those are for proofs)."""
+    count = round(share * ENDINGS)
+    if count >= ENDINGS:
+        return _("in more than %(most)s of %(all)s simulated endings") % {
+            "most": ENDINGS - 1,
+            "all": ENDINGS,
+        }
+    if count <= 0:
+        return _("in fewer than 1 of %(all)s simulated endings") % {"all": ENDINGS}
+    return _("in %(count)s of %(all)s simulated endings") % {"count": count, "all": ENDINGS}
+
+
+def cut_label(kind: str, places: int, flight: int | None = None) -> str:
+    """``"Top 8"``, ``"Top 4 of flight 2"`` (P-FL-5) or ``"Day 2"`` (P-D2-1)."""
+    if kind == DAY2:
+        return _("Day 2")
+    if flight is not None:
+        return _("Top %(places)s of flight %(flight)s") % {"places": places, "flight": flight}
+    return _("Top %(places)s") % {"places": places}
+
+
+@dataclass(frozen=True)
+class ChanceView:
+    """One player's outlook for one cut. text: ``"in"``, ``"out"`` or a percentage;
+    sentence: the whole line for the player's page ("Top 8: 64 % — a win next round
+    makes it 97 %."); verdict: ``in`` / ``out`` / ``open``."""
+
+    kind: str
+    label: str
+    verdict: str
+    text: str
+    sentence: str
+
+
+def chance_view(kind: str, chance: dict[str, Any]) -> ChanceView:
+    """A stored chance (``outlook_json``: verdict, share, if_win, if_loss,
+    if_win_verdict, places, flight) as words."""
+    label = cut_label(kind, int(chance.get("places", 0)), chance.get("flight"))
+    verdict = str(chance.get("verdict", "open"))
+    if verdict == IN:
+        text = _("in")
+        sentence = _("%(cut)s: in, whatever the other results (proven on match points).") % {
+            "cut": label
+        }
+    elif verdict == OUT:
+        text = _("out")
+        sentence = _(
+            "%(cut)s: out, even winning every round left (proven on match points)."
+        ) % {"cut": label}
+    else:
+        text = percent(float(chance.get("share", 0)))
+        sentence = _next_round(chance, label, text)
+    return ChanceView(kind, label, verdict, text, sentence)
+
+
+def _next_round(chance: dict[str, Any], label: str, text: str) -> str:
+    """The sentence of an open chance, with what the next round changes."""
+    if chance.get("if_win_verdict") == IN:
+        return _("%(cut)s: %(chance)s — a win next round makes it certain.") % {
+            "cut": label,
+            "chance": text,
+        }
+    if chance.get("if_win") is None:
+        return _("%(cut)s: %(chance)s.") % {"cut": label, "chance": text}
+    win = percent(float(chance["if_win"]))
+    if chance.get("if_loss") is None:
+        return _("%(cut)s: %(chance)s — a win next round makes it %(win)s.") % {
+            "cut": label,
+            "chance": text,
+            "win": win,
+        }
+    return _("%(cut)s: %(chance)s — a win next round makes it %(win)s, a loss %(loss)s.") % {
+        "cut": label,
+        "chance": text,
+        "win": win,
+        "loss": percent(float(chance["if_loss"])),
+    }
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """A final record of one cut: ``"19 points (6-2-1)"``, its verdict and the words."""
+
+    label: str
+    verdict: str
+    text: str
+
+
+@dataclass(frozen=True)
+class CutView:
+    """One cut's records for the public standings: heading, a line on the method, and
+    the records from the best down to the first that is out."""
+
+    heading: str
+    meta: str
+    records: tuple[RecordView, ...]
+
+
+@dataclass(frozen=True)
+class OutlookView:
+    """The outlook for the public standings: each player's cells by their id in files
+    (``cells[id]["top-cut"]``), the cuts' records, and whether a Day 2 column is shown."""
+
+    cells: dict[str, dict[str, ChanceView]]
+    cuts: tuple[CutView, ...]
+    day2: bool
+    simulations: int
+
+
+def _record(r: dict[str, Any]) -> RecordView:
+    label = _("%(points)s points (%(record)s)") % {"points": r["points"], "record": r["record"]}
+    verdict = str(r.get("verdict", "depends"))
+    if verdict == IN:
+        text = _("in, however the rest ends (proven on match points)")
+    elif verdict == OUT:
+        text = _("out, however the rest ends (proven on match points)")
+    elif r.get("share") is None:
+        text = _("depends on other results and tiebreakers")
+    else:
+        text = _("depends on other results and tiebreakers: made the cut %(endings)s") % {
+            "endings": endings(float(r["share"]))
+        }
+    return RecordView(label, verdict, text)
+
+
+def _cut(cut: dict[str, Any], simulations: int) -> CutView:
+    names = dict(DivisionCode.choices)
+    divisions = [cut["division"]] if cut.get("division") else cut.get("divisions", [])
+    where = " + ".join(str(names.get(code, code)) for code in divisions)
+    heading = "%s · %s" % (cut_label(cut["kind"], int(cut["places"]), cut.get("flight")), where)
+    meta = _(
+        "%(rounds)s Swiss rounds left; %(simulations)s simulated endings, results even, "
+        "draws at the rate seen so far (%(draws)s %%)."
+    ) % {
+        "rounds": cut.get("rounds_left", 0),
+        "simulations": f"{simulations:,}",
+        "draws": round(100 * float(cut.get("draw_rate", 0)), 1),
+    }
+    shown: list[RecordView] = []
+    for r in cut.get("records", []):
+        shown.append(_record(r))
+        if r.get("verdict") == OUT:
+            break
+    return CutView(heading, meta, tuple(shown))
+
+
+def outlook_for_public(data: dict[str, Any] | None) -> OutlookView | None:
+    """A stored outlook (``CutOutlook.data``) for the public standings, or None."""
+    if not data:
+        return None
+    cells = {
+        pid: {kind.replace("-", "_"): chance_view(kind, c) for kind, c in chances.items()}
+        for pid, chances in data.get("players", {}).items()
+    }
+    simulations = int(data.get("simulations", 0))
+    return OutlookView(
+        cells=cells,
+        cuts=tuple(_cut(c, simulations) for c in data.get("cuts", [])),
+        day2=any(c["kind"] == DAY2 for c in data.get("cuts", [])),
+        simulations=simulations,
+    )
+
+
+def outlook_for_player(reg: Registration) -> list[ChanceView]:
+    """The player's outlook lines (top cut first, then Day 2) from the outlook of the
+    event's latest standings snapshot; empty when there is none (not computed yet,
+    nothing left to simulate, or the player is no longer in). 1 query."""
+    latest = reg.event.standings.order_by("-computed_at", "-id").values("pk")[:1]
+    mine = (
+        reg.event.outlooks.filter(snapshot=Subquery(latest))
+        .annotate(mine=KeyTransform(reg.external_id, KeyTransform("players", "data")))
+        .values_list("mine", flat=True)
+        .first()
+    )
+    if not mine:
+        return []
+    order = {TOP_CUT: 0, DAY2: 1}
+    return [chance_view(kind, c) for kind, c in sorted(mine.items(), key=lambda kv: order.get(kv[0], 2))]
