@@ -24,7 +24,7 @@ If ``bench/standings_case.py`` (written separately) imports, its ``run(players)`
 printed for every size too. ``bench/pods_case.py`` adds the multiplayer pod pairing of
 round 5 (MP-PAIR-1; target 4,096 players ≤ 0.05 s) as a ``pods_pair`` line per size.
 
-Last come the two ratios of issue 12, part 3, measured by ``bench/engine_ratio.py``
+Last come the two ratios, measured by ``bench/engine_ratio.py``
 against minimal references in this same process (its docstring defines them)::
 
     {"bench": "swiss_ratio", "players": 4096, ..., "ratio": ...}        (target <= 2)

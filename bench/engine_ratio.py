@@ -1,4 +1,4 @@
-"""Engines against a minimal reference measured in the same process, as a ratio (issue 12).
+"""Engines against a minimal reference measured in the same process, as a ratio.
 
 Run on demand: ``.venv/bin/python bench/engine_ratio.py [players ...]`` (default 4,096).
 Prints one JSON line per case and size::
@@ -8,7 +8,7 @@ Prints one JSON line per case and size::
     {"bench": "standings_ratio", "players": 4096, "rounds": 9, "engine_s": ...,
      "reference_s": ..., "ratio": ...}
 
-Targets (issue 12, part 3): Swiss pairing ratio at or under 2; standings of 4,096 × 9
+Targets: Swiss pairing ratio at or under 2; standings of 4,096 × 9
 rounds under 0.05 s.
 
 * Swiss reference (:func:`reference_swiss`): what a hand-written pairer must do at least.

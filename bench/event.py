@@ -5,7 +5,7 @@ top 32, P-D2-1), 5 Day 2 rounds, then a top 8. Every round is paired by a pairin
 on the worker (``pairing_request``, as the staff "Pair" button does), published and
 started; its results are written in bulk except the last one (a bench shortcut, not a
 service), which is entered with ``slip_enter``. From that last slip the round's
-*turnaround* is timed as a scorekeeper sees it (issue 12)::
+*turnaround* is timed as a scorekeeper sees it::
 
     last slip → standings run done (worker) → pairing run done (worker) → next round published
 

@@ -1,4 +1,4 @@
-"""Live pages under load: a round posted to a few thousand open phones (issue 19, item 4).
+"""Live pages under load: a round posted to a few thousand open phones.
 
 Run on demand (not part of the test suite), on PostgreSQL and Redis::
 
@@ -89,7 +89,7 @@ notice to current), slips (``slips``, ``slip_p50_ms``, ``slip_p99_ms``, statuses
 ``machine_busy_pct``, ``load_avg`` (at the end of the window; ``load_avg_start`` before
 the setup), the streams' opening (``connect_s``, uvicorn's CPU then and the PostgreSQL
 sessions opened meanwhile, ``connect_pg_sessions``; ``window_pg_sessions`` likewise for
-the measured window) and the HTTP statuses seen. Issue 19's
+the measured window) and the HTTP statuses seen. 's
 targets — phones p99 <= 3 s at 3,000 phones, slips p99 <= 300 ms — are reported, not
 asserted. Exit status 1 only when a server failed to start, the run hit its bound
 (``--seconds``, the whole run including the setup) or an answer was a 5xx.

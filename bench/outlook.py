@@ -1,4 +1,4 @@
-"""Benchmark: the cut-line outlook (issue 24, item 1; target: 800 players ≤ 2 s).
+"""Benchmark: the cut-line outlook (target: 800 players ≤ 2 s).
 
 Plays a deterministic Pokémon Swiss with the real pairing engine (``pair_swiss``): 800
 players (a few late entrants with a round-1 late-entry loss), 3 % ties, about 1 % of the

@@ -1,4 +1,4 @@
-"""Public pages as prebuilt responses against the render path (issue 12, part 1).
+"""Public pages as prebuilt responses against the render path.
 
 Run on demand (not part of the test suite), on PostgreSQL and Redis:
 

@@ -1,4 +1,4 @@
-"""Scale-out shown (issue 12, part 4; on demand only): two web instances and two workers.
+"""Scale-out shown (on demand only): two web instances and two workers.
 
 Starts, as subprocesses on 127.0.0.1 only, two gunicorn instances (ports A and B), two
 Celery workers and one Celery beat (the runs sweep), all against a fresh PostgreSQL

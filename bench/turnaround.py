@@ -1,4 +1,4 @@
-"""Round turnaround at a 2,000-player event, end to end (issue 12; on demand only).
+"""Round turnaround at a 2,000-player event, end to end (on demand only).
 
 Builds an event to the last slip of round ``R`` quickly (players registered in bulk,
 rounds 1…R-1 paired with ``round_pair`` and their results written in bulk — a bench
@@ -14,7 +14,7 @@ slip's commit, so ``slip`` includes it (and ``pair_request`` the pairing), and s
 the public-page builds (``tournaments.public_pages``); through the worker those builds
 run as tasks of their own, off this path (``bench/event.py`` times them as ``pages_s``).
 Sample output, 2,000 players, round 5 → 6, through the worker, before the builds left
-the path (issue 12; on a busy machine)::
+the path (on a busy machine)::
 
     {"mode": "worker", "round": 6, "seconds": {"slip": 0.37, "standings": 0.58,
      "pair_request": 0.017, "pair": 0.37, "publish": 0.63}, "queries": {"slip": 37,

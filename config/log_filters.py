@@ -1,4 +1,4 @@
-"""Logging filters (issue 20, item 14): an expected refusal is one line in the log, not a
+"""Logging filters: an expected refusal is one line in the log, not a
 traceback.
 
 Django logs every 403 (a ``PermissionDenied`` from a view: a scorekeeper on a judge's

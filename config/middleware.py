@@ -25,7 +25,7 @@ class GZipExceptStreams(GZipMiddleware):
 
 class UploadLimitMiddleware:
     """Refuse a request whose ``Content-Length`` is over ``settings.UPLOAD_MAX_BYTES`` with
-    the "Upload too large" page (HTTP 413), before anything reads its body (issue 21,
+    the "Upload too large" page (HTTP 413), before anything reads its body (
     item 9): an oversized upload costs neither the time to receive it nor disk space.
 
     A request without a usable ``Content-Length`` passes: Django reads no more than the

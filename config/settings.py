@@ -131,7 +131,7 @@ if REDIS_URL:
 else:
     # Files, not each process's memory: the server, a management command (`pair
     # --publish`) and any second process share the prebuilt pages and their invalidation
-    # (issue 19). The live pages' versions are in the database whatever the cache.
+    # . The live pages' versions are in the database whatever the cache.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -177,7 +177,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Login throttling (django-axes): LOGIN_FAILURE_LIMIT failed logins for one username from
 # one address lock that pair, and as many from one address (any usernames) lock that
-# address, for LOGIN_COOLOFF_MINUTES. A username alone is never locked (issue 21, item 8):
+# address, for LOGIN_COOLOFF_MINUTES. A username alone is never locked:
 # someone guessing a staff member's username from elsewhere cannot keep them out. A
 # refused attempt during the lock is counted too and restarts the cool-off. A successful
 # login clears the user's failures. Attempts are rows in the admin (Axes → Access
@@ -194,14 +194,14 @@ AXES_CLIENT_IP_CALLABLE = "config.login_throttle.client_ip"
 # proxy sets (e.g. X-Forwarded-For) so the address lockout applies to the real client.
 CLIENT_IP_HEADER = env.str("CLIENT_IP_HEADER", default="")
 
-# The one upload limit (issue 21, item 9): the largest file an upload page or an import
+# The one upload limit: the largest file an upload page or an import
 # command takes (``interchange.formats.checks.MAX_FILE_BYTES``) and the largest request
 # body, refused from its Content-Length before it is read (``config.middleware.
 # UploadLimitMiddleware``, 413). deploy/nginx.conf's ``client_max_body_size`` must say the
 # same (tests/deployment/test_upload_limit.py compares them).
 UPLOAD_MAX_BYTES = env.int("UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
 
-# E-mail (issue 20, item 9: staff invites, password reset). EMAIL_URL, e.g.
+# E-mail (staff invites, password reset). EMAIL_URL, e.g.
 # smtp+tls://user:password@smtp.example.org:587 (STARTTLS), smtp+ssl://…:465 (TLS) or
 # smtp://localhost:25 (django-environ's email URL; %40 for an @ in the user name); unset:
 # the console (mail printed to the log) with DEBUG on, else SMTP to localhost:25.
@@ -244,7 +244,7 @@ CONTENT_SECURITY_POLICY = {
 }
 
 LANGUAGE_CODE = "en"
-# English and Spanish (issue 13): the catalogue is locale/es/LC_MESSAGES/django.po, compiled
+# English and Spanish: the catalogue is locale/es/LC_MESSAGES/django.po, compiled
 # to django.mo by `manage.py compile_catalogue` (pure Python, run by `make install`).
 LANGUAGES = [("en", "English"), ("es", "Español")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -32,13 +32,13 @@ public_patterns = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Django's set_language: a POST with `language` sets the language cookie (issue 13).
+    # Django's set_language: a POST with `language` sets the language cookie.
     # No CSRF token: the switcher is on prebuilt public pages, whose cached bytes are the
     # same for every visitor; the worst a forged POST does is change a page's language.
     path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # Password reset by e-mail (issue 20, item 9): Django's views, templates/registration/.
+    # Password reset by e-mail: Django's views, templates/registration/.
     path(
         "accounts/password-reset/",
         auth_views.PasswordResetView.as_view(),

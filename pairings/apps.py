@@ -13,6 +13,6 @@ class PairingsConfig(AppConfig):
         from . import tasks  # noqa: F401
         from .outlook_services import outlook_on_commit
 
-        # The cut-line outlook follows every standings snapshot (issue 24, item 1):
+        # The cut-line outlook follows every standings snapshot:
         # standings never imports pairings, so the pairing layer registers itself.
         on_snapshot(outlook_on_commit)

@@ -15,7 +15,7 @@ Closing applies (P-AGE-2 … P-AGE-6, P-RT-1 … P-RT-4):
 
 The organiser may choose other rounds or another largest cut (S-3).
 
-Check-in for real (issue 20, items 4 and 5): the plan counts the players checked in
+Check-in for real: the plan counts the players checked in
 (``Registration.checked_in_at``, ``tournaments.services.checkin``), everyone while nobody
 is. Closing removes the absentees (the players not checked in, and those who dropped
 before round 1) once the organiser confirmed that very list: their registrations are
@@ -86,7 +86,7 @@ class AgePlan:
 
 def active_counts(event: Event) -> dict[str, int]:
     """Players present per division code: the active (not dropped, not disqualified)
-    players checked in, or every active player while nobody is checked in (issue 20,
+    players checked in, or every active player while nobody is checked in (
     item 4: the age plan and the pairing use the players checked in). 1 query."""
     regs = Registration.objects.filter(
         event=event, disqualified=False, dropped_after_round__isnull=True
@@ -125,7 +125,7 @@ def age_plan(
         raise InvalidInput(gettext("Swiss rounds must be from 1 to 20."))
     if top_cut is not None and top_cut not in CUTS:
         raise InvalidInput(gettext("The top cut must be 0 (none) or a power of two from 2 to 64."))
-    try:  # the shared source of truth of check-in, planner and pages (issue 20, item 13)
+    try:  # the shared source of truth of check-in, planner and pages
         found = age_structure(
             counts,
             lambda players: _recommend(event, players),
@@ -173,7 +173,7 @@ def checkin_close(
     (``tournaments.services.checkin.checkin_absentees``, shown before closing); they must
     be exactly the absentees now, else InvalidInput asks to review the list again (a
     player checked in meanwhile is never removed). Their registrations are deleted (no
-    place in the standings, issue 20 item 5), audited with their names. With nobody
+    place in the standings), audited with their names. With nobody
     checked in, every active player is checked in (everyone present).
 
     Refused (InvalidInput) once a round exists, when an absentee has a penalty note (it

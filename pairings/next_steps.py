@@ -1,4 +1,4 @@
-"""The staff dashboard's "what next" line (issue 13, item 6): one short sentence and a
+"""The staff dashboard's "what next" line: one short sentence and a
 link saying what the event needs now, at every step from an empty event to the final
 standings. Each pairing group's own next step stays on its card (``services.group_states``)."""
 

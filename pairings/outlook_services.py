@@ -1,4 +1,4 @@
-"""The cut-line outlook (issue 24, item 1): after every standings snapshot, simulate the
+"""The cut-line outlook: after every standings snapshot, simulate the
 rest of each Swiss pairing group and store what it says (``standings.CutOutlook``).
 
 It lives in the pairing layer because the simulation is the Swiss pairing procedure
@@ -52,9 +52,7 @@ from tournaments.procedures import Stage, group_stages
 from tournaments.public_pages import public_pages_changed
 
 from .engine.outlook import (
-    SIMULATIONS,
     Chance,
-    CutOutlook as EngineCut,
     GroupOutlook,
     OutlookPlan,
     OutlookPlayer,
@@ -63,6 +61,9 @@ from .engine.outlook import (
     measure_for,
     outlook,
     outlook_players,
+)
+from .engine.outlook import (
+    CutOutlook as EngineCut,
 )
 from .procedures import event_groups
 
@@ -122,7 +123,7 @@ def outlook_compute(snapshot_id: int) -> CutOutlook | None:
                 snapshot=snapshot,
                 rounds_complete=snapshot.rounds_complete,
                 seed=inputs[0].seed,
-                simulations=SIMULATIONS,
+                simulations=min(g.simulations for _, g in results),
                 seconds=round(time.perf_counter() - started, 3),
                 data=data,
             )
@@ -203,9 +204,7 @@ def _first_tiebreakers(lines: Any, column: str | None) -> dict[str, float]:
     return {line.player: float(Fraction(line.tiebreakers.get(column, 0))) for line in lines}
 
 
-def _ranker(
-    event: Event, entrants: list[Entrant], past: list[MatchRecord], rounds: int
-) -> Ranker:
+def _ranker(event: Event, entrants: list[Entrant], past: list[MatchRecord], rounds: int) -> Ranker:
     """The ruleset's own standings of a simulated ending (``OutlookPlan.rank``)."""
     ruleset = get_ruleset(event.ruleset)
 
@@ -345,6 +344,7 @@ def _cut_json(i: GroupInput, g: GroupOutlook, cut: EngineCut) -> dict[str, Any]:
         "rounds_left": g.rounds_left + (i.plan.day2_rounds if cut.kind == "top-cut" else 0),
         "draw_rate": round(g.draw_rate, 4),
         "seed": g.seed,
+        "simulations": g.simulations,
         "records": [
             {
                 "points": r.points,
@@ -361,7 +361,8 @@ def _cut_json(i: GroupInput, g: GroupOutlook, cut: EngineCut) -> dict[str, Any]:
 def outlook_json(results: list[tuple[GroupInput, GroupOutlook]]) -> dict[str, Any]:
     """The stored form of the outlooks (``CutOutlook.data``): ``cuts``, one per cut
     (kind ``top-cut`` or ``day2``, its division or divisions, flight, places, rounds
-    left, the draw rate and seed used, and its final records: points, usual record,
+    left, the draw rate, seed and number of simulated endings used, and its final
+    records: points, usual record,
     verdict, finishes per ending, share that made it), and ``players``: by the player's
     id in files, ``{"top-cut": chance, "day2": chance}`` with each chance's verdict
     (``in`` / ``out`` / ``open``), share 0–1, the shares after a win or a loss next
@@ -375,4 +376,4 @@ def outlook_json(results: list[tuple[GroupInput, GroupOutlook]]) -> dict[str, An
             for pid, chance in cut.players.items():
                 chances = players.setdefault(i.external[pid], {})
                 chances[str(cut.kind)] = _chance(chance, cut.places, i.flight)
-    return {"simulations": SIMULATIONS, "cuts": cuts, "players": players}
+    return {"cuts": cuts, "players": players}

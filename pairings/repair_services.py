@@ -120,9 +120,9 @@ def _replace_tables(rnd: Round, result: RepairResult) -> None:
     Match.objects.filter(pk__in=[m.pk for m in old]).delete()  # seats go with them
     regs = Registration.objects.in_bulk([int(p) for c in result.changed_tables for p in c.new])
     new = [p for p in result.pairings if p.table in changed]
-    # issue 23 item 3: a fixed-seat player back at their table, no other at a fixed seat
+    # a fixed-seat player back at their table, no other at a fixed seat
     played = [p for p in new if p.table is not None and not p.is_bye]
-    seated = repair_numbers(rnd, [(p.table, p.players) for p in played])
+    seated = repair_numbers(rnd, [(p.table, p.players) for p in played if p.table is not None])
     numbers = {p.table: (seated.numbers[k], seating_of(seated, k)) for k, p in enumerate(played)}
     for p in new:
         table, seating = numbers.get(p.table, (p.table, ""))

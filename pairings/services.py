@@ -63,7 +63,7 @@ def cut_decklists(event: Event, group: PairingGroup | str) -> list[tuple[Registr
     """P-POST-5: while the top cut of ``group`` (a row or its key) is next in a
     Championship Point event, the players who make it and whether each has handed in a
     deck list; else empty."""
-    if not event.collects_decklists:  # issue 23, item 5: wherever lists are collected
+    if not event.collects_decklists:  # wherever lists are collected
         return []
     step = next_step(event, group)
     if step.kind != StepKind.TOP_CUT:
@@ -137,7 +137,7 @@ def pairing_request(*, event: Event, group: str, by: Actor) -> tuple[BackgroundR
     to pair now. When the broker is unreachable the run is failed at once with a reason
     (``runs.UNSENT``), never left queued. A run whose worker or message was lost (its
     lease, ``runs.row_lease_lost``) is sent again, or failed and replaced when its worker
-    died too often: the page's "Try again" works with no sweep running (issue 21, item 5).
+    died too often: the page's "Try again" works with no sweep running.
     """
     with transaction.atomic():
         run = run_active(event.pk, BackgroundRun.Kind.PAIRING, group, recover_lost=True)

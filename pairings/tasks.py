@@ -14,6 +14,6 @@ def pair_round(run_id: int) -> None:
 
 @shared_task(name="pairings.tasks.outlook_compute", acks_late=True)
 def outlook_compute_task(snapshot_id: int) -> None:
-    """Compute the cut-line outlook of a standings snapshot (issue 24, item 1); running
+    """Compute the cut-line outlook of a standings snapshot; running
     it twice stores it once."""
     outlook_compute(snapshot_id)

@@ -151,7 +151,7 @@ class OptionSpec:
         )
 
 
-#: Every ruleset's option (issue 24, item 4): dropped players below the active players
+#: Every ruleset's option: dropped players below the active players
 #: with the same match points (``standings.engine.drops``); off by default. Wizards Event
 #: Reporter does not do it (its shared real file ranks dropped players by tiebreakers).
 DROPS_BELOW_ACTIVE = OptionSpec(
@@ -215,7 +215,7 @@ class Context:
 StandingsFunction = Callable[[Sequence[Entrant], Sequence[MatchRecord], Context], list[Line]]
 #: (entrants, Swiss matches, context, the players wanted or None for all) → {player id:
 #: Receipt}: the tiebreaker receipts of the standings call with the same inputs, built
-#: from the same counting (issue 24, item 2; ``standings.engine.receipts``).
+#: from the same counting (``standings.engine.receipts``).
 ReceiptsFunction = Callable[
     [Sequence[Entrant], Sequence[MatchRecord], Context, Collection[str] | None],
     Mapping[str, Receipt],
@@ -284,10 +284,10 @@ class Ruleset:
     table_choice: TableChoice | None = None
     game_check: GameCheck | None = None
     glossary: tuple[tuple[str, str], ...] = ()
-    receipts: ReceiptsFunction | None = None  # issue 24, item 2: tiebreaker receipts
+    receipts: ReceiptsFunction | None = None  # tiebreaker receipts
     implemented: bool = True
-    decklist: DeckRules | None = None  # issue 23, item 5: rulesets.decklists
-    # Issue 23, item 6: the infraction names the penalty form offers (data; none: the
+    decklist: DeckRules | None = None  # rulesets.decklists
+    # the infraction names the penalty form offers (data; none: the
     # judge types the infraction).
     infractions: tuple[Infraction, ...] = ()
 

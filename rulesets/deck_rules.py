@@ -1,4 +1,4 @@
-"""Each game's deck-construction rules as data (issue 23, item 5): what the ruleset
+"""Each game's deck-construction rules as data: what the ruleset
 modules declare as ``Ruleset.decklist`` (:class:`rulesets.decklists.DeckRules`).
 
 Pure Python, no card database: the names a rule exempts are listed here by name, in

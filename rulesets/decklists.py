@@ -1,4 +1,4 @@
-"""Deck lists as players write them, and a game's deck-construction rules (issue 23,
+"""Deck lists as players write them, and a game's deck-construction rules (
 item 5), without a card database.
 
 Pure Python (no Django). :func:`parse_decklist` reads the text a player pastes — one

@@ -1,4 +1,4 @@
-"""The rulesets' marker for translatable text (issue 13); the rulesets never import Django.
+"""The rulesets' marker for translatable text; the rulesets never import Django.
 
 Two tools, both pure Python:
 

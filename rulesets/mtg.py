@@ -34,7 +34,7 @@ from .games import check_games
 from .i18n import gettext_noop
 from .penalties import Infraction
 
-# Issue 23, item 6: the infractions of the Magic Infraction Procedure Guide, with its
+# the infractions of the Magic Infraction Procedure Guide, with its
 # section numbers, as the penalty form offers them.
 _GAME_PLAY = gettext_noop("Game play errors")
 _TOURNAMENT = gettext_noop("Tournament errors")
@@ -67,9 +67,9 @@ INFRACTIONS = (
 
 # The playoff_seating choices as the options form shows them (translated there).
 SEATING_WORDS = (gettext_noop("standings"), gettext_noop("draft"))
-# The match_length choices likewise (issue 24, item 3).
+# The match_length choices likewise.
 MATCH_LENGTH_WORDS = (gettext_noop("best-of-3"), gettext_noop("best-of-1"))
-# The rules_enforcement_level choices likewise (issue 23, item 5; MTR 1.2).
+# The rules_enforcement_level choices likewise (MTR 1.2).
 REL_WORDS = (gettext_noop("regular"), gettext_noop("competitive"), gettext_noop("professional"))
 
 OPTIONS = (
@@ -120,7 +120,7 @@ OPTIONS = (
         fixed_once_played=True,
     ),
     DROPS_BELOW_ACTIVE,
-    OptionSpec(  # issue 23, item 5: Competitive and Professional events collect lists
+    OptionSpec(  # Competitive and Professional events collect lists
         "rules_enforcement_level",
         gettext_noop("Rules enforcement level"),
         "choice",
@@ -195,7 +195,7 @@ def mtg_receipt_lines(
     ctx: Context,
     only: Collection[str] | None,
 ) -> Mapping[str, Receipt]:
-    """The tiebreaker receipts of :func:`mtg_lines` with the same inputs (issue 24, item 2):
+    """The tiebreaker receipts of :func:`mtg_lines` with the same inputs:
     OMW, GW, OGW term by term (M-TB-1…4, R-7, R-8)."""
     return mtg_receipts(entrants, matches, only=only, **_counted(ctx))
 
@@ -223,5 +223,5 @@ RULESET = Ruleset(
     round_seconds=50 * 60,
     elimination_seconds=50 * 60,
     infractions=INFRACTIONS,
-    decklist=MAGIC_CONSTRUCTED_DECK,  # issue 23, item 5: 60+ main, 15 sideboard, 4 of a name
+    decklist=MAGIC_CONSTRUCTED_DECK,  # 60+ main, 15 sideboard, 4 of a name
 )

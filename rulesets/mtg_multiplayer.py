@@ -45,7 +45,7 @@ OPTIONS = (
         gettext_noop("Standard pod size n; smaller pods have n-1 players."),  # MP-POD-1
         (3, 4),
     ),
-    DROPS_BELOW_ACTIVE,  # issue 24, item 4
+    DROPS_BELOW_ACTIVE,
 )
 
 COLUMNS = (
@@ -131,7 +131,7 @@ def multiplayer_receipt_lines(
     ctx: Context,
     only: Collection[str] | None,
 ) -> Mapping[str, Receipt]:
-    """The tiebreaker receipts of :func:`multiplayer_lines` with the same inputs (issue 24,
+    """The tiebreaker receipts of :func:`multiplayer_lines` with the same inputs (
     item 2): MWP, OAMP and OMWP term by term, the pod floor and the virtual opponents of
     smaller pods named (MP-TB-1…3)."""
     return multiplayer_receipts(
@@ -194,5 +194,5 @@ RULESET = Ruleset(
     win_points=win_points,
     round_seconds=80 * 60,  # MP-TIME-1; the last-turn limit is tournaments.clock's
     elimination_seconds=None,
-    infractions=INFRACTIONS,  # issue 23: the Infraction Procedure Guide's names
+    infractions=INFRACTIONS,  # the Infraction Procedure Guide's names
 )

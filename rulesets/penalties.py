@@ -1,5 +1,4 @@
-"""Infractions a judge names on a penalty note, and which of them a player repeated
-(issue 23, item 6).
+"""Infractions a judge names on a penalty note, and which of them a player repeated.
 
 Pure Python (no Django). Each ruleset module declares its infractions as data
 (``Ruleset.infractions``: the Play! Pokémon penalty guidelines' categories in
@@ -56,7 +55,7 @@ def infraction_named(infractions: Sequence[Infraction], name: str) -> Infraction
 
 
 def repeated_infractions(notes: Iterable[tuple[K, str]]) -> dict[K, dict[str, int]]:
-    """Repeated infractions (issue 23, item 6).
+    """Repeated infractions.
 
     notes: one ``(player, infraction name)`` per penalty noted at the event, ``player``
     any hashable key (a registration id). Returns, for each player who has an

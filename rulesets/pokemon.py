@@ -39,7 +39,7 @@ OOWP = Column(
 )
 
 
-# Issue 23, item 6: the infraction categories of the Play! Pokémon penalty guidelines
+# the infraction categories of the Play! Pokémon penalty guidelines
 # (Tournament Rules Handbook, "Rules Violations & Penalties"), as the penalty form offers
 # them. No section numbers: they move between revisions of the handbook.
 _PROCEDURAL = gettext_noop("Procedural errors")
@@ -79,7 +79,7 @@ def pokemon_receipt_lines(
     only: Collection[str] | None,
 ) -> Mapping[str, Receipt]:
     """The tiebreaker receipts of :func:`pokemon_lines` (and of the 2009 ruleset's, whose
-    tiebreakers are the same) with the same inputs (issue 24, item 2): OWP and OOWP term
+    tiebreakers are the same) with the same inputs: OWP and OOWP term
     by term (P-TB-2, P-TB-3, P-TB-5, R-1, R-2, I-5)."""
     return pokemon_receipts(entrants, matches, rounds=ctx.rounds, only=only)
 
@@ -102,7 +102,7 @@ RULESET = Ruleset(
     receipts=pokemon_receipt_lines,
     round_table="pokemon-tcg",
     table_choice=_table,
-    options=(DROPS_BELOW_ACTIVE,),  # issue 24, item 4: as Limitless
+    options=(DROPS_BELOW_ACTIVE,),  # as Limitless
     features=Features(
         age_divisions=True, championship_points=True, day2=True, flights=True, tom_files=True
     ),
@@ -110,5 +110,5 @@ RULESET = Ruleset(
     elimination_seconds=75 * 60,
     extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
     infractions=INFRACTIONS,
-    decklist=POKEMON_DECK,  # issue 23, item 5: 60 cards, 4 of a name but basic Energy
+    decklist=POKEMON_DECK,  # 60 cards, 4 of a name but basic Energy
 )

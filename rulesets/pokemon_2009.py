@@ -48,13 +48,13 @@ RULESET = Ruleset(
     columns=(OWP, OOWP),
     standings=pokemon2009_lines,
     receipts=pokemon_receipt_lines,
-    options=(DROPS_BELOW_ACTIVE,),  # issue 24, item 4
+    options=(DROPS_BELOW_ACTIVE,),
     round_table="pokemon-2009-swiss-top-cut",
     table_choice=_table,
     features=Features(age_divisions=True, flights=True),
     round_seconds=30 * 60,
     elimination_seconds=50 * 60,
     extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
-    infractions=INFRACTIONS,  # issue 23: the penalty guidelines' categories
-    decklist=POKEMON_DECK,  # issue 23, item 5: 60 cards, 4 of a name but basic Energy
+    infractions=INFRACTIONS,  # the penalty guidelines' categories
+    decklist=POKEMON_DECK,  # 60 cards, 4 of a name but basic Energy
 )

@@ -126,7 +126,7 @@ def with_day2(event: Event, ps: GroupStandings) -> GroupStandings:
         for p in day2_order([_row(line, ps) for line in lines], carried)
     ]
     rounds = ps.rounds + len(day2_done)
-    merged = list(dropped_below(event, merged, ps.registrations, rounds))  # issue 24, item 4
+    merged = list(dropped_below(event, merged, ps.registrations, rounds))
     rest = [row for row in ps.rows if row.player not in carried]
     sources = {**ps.sources, **{p: (*ps.sources.get(p, ()), source) for p in qualified}}
     return GroupStandings(ps.group, rounds, (*merged, *rest), ps.registrations, sources)

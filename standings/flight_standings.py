@@ -69,6 +69,6 @@ def merged_standings(
     order = [*cut, *(key[-1] for key in rest)]
     regs = {k: v for ps in flights for k, v in ps.registrations.items()}
     rounds = min(ps.rounds for ps in flights)
-    ordered = dropped_below(event, [lines[p] for p in order], regs, rounds)  # issue 24, item 4
+    ordered = dropped_below(event, [lines[p] for p in order], regs, rounds)
     sources = {k: v for ps in flights for k, v in ps.sources.items()}
     return GroupStandings(group, rounds, ordered, regs, sources)

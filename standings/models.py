@@ -31,7 +31,7 @@ class StandingsSnapshot(models.Model):
 
 
 class CutOutlook(models.Model):
-    """The cut-line outlook computed after a standings snapshot (issue 24, item 1): each
+    """The cut-line outlook computed after a standings snapshot: each
     player's chance of making the top cut and Day 2, which records are in or out, from
     ``simulations`` seeded simulations of the rest of the Swiss
     (``pairings.engine.outlook``) and proofs on match points

@@ -1,4 +1,4 @@
-"""Tiebreaker receipts of one player (issue 24, item 2): how the standings engine counted
+"""Tiebreaker receipts of one player: how the standings engine counted
 their columns, from exactly the inputs the standings counted.
 
 ``group_standings`` records, for every player, the standings calls their line came from

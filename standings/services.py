@@ -133,7 +133,7 @@ def standings_data(event: Event) -> dict[str, Any]:
         "rounds": rounds,
         "final": finished,
     }
-    if unrecorded := games_unrecorded(event):  # issue 24, item 6; absent otherwise
+    if unrecorded := games_unrecorded(event):  # ; absent otherwise
         data["games_unrecorded"] = unrecorded
     return data
 
@@ -141,7 +141,7 @@ def standings_data(event: Event) -> dict[str, Any]:
 def games_unrecorded(event: Event) -> int:
     """How many decided head-to-head matches of a ruleset that records games were stored
     without their games: match results imported from a source that publishes no game
-    records (issue 24, item 6). Their match points and OMW are exact; GW % and OGW %
+    records. Their match points and OMW are exact; GW % and OGW %
     count only the games known, and the standings pages say so (Standings JSON key
     ``games_unrecorded``, only when not 0). 0 or 1 query."""
     if not event.rules.game_record:
@@ -167,7 +167,7 @@ def standings_compute(*, event: Event, by: Actor = None) -> StandingsSnapshot:
         final=final,
         data=data,
     )
-    for listener in _snapshot_listeners:  # the cut-line outlook (issue 24, item 1)
+    for listener in _snapshot_listeners:  # the cut-line outlook
         transaction.on_commit(partial(listener, snapshot.pk))
     return snapshot
 
@@ -221,7 +221,7 @@ def standings_request(*, event: Event, by: Actor) -> tuple[BackgroundRun, bool]:
     failed run), or join the run already going; returns ``(run, created)``. A running run
     is asked again (``again_if_running``), so it is followed by one that reads the
     current results. A run whose lease is lost (no worker answered) is sent again, or
-    failed and replaced (``recover_lost``, issue 21, item 5)."""
+    failed and replaced (``recover_lost``)."""
     return run_request(
         event_id=event.pk,
         kind=BackgroundRun.Kind.STANDINGS,

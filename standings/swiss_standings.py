@@ -29,7 +29,7 @@ from .engine.types import Entrant, MatchRecord
 @dataclass(frozen=True)
 class Source:
     """The inputs of one ruleset standings call, kept so the tiebreaker receipts are
-    counted from exactly what the standings counted (issue 24, item 2;
+    counted from exactly what the standings counted (
     ``standings.receipts``). ``offset``: the event rounds before the call's round 1 (Day 2:
     the Day 1 rounds); ``day2``: the call counts the Day 2 rounds only (P-D2-2, R-3)."""
 

@@ -1,6 +1,6 @@
 """Public standings page and the tiebreaker receipts (namespace ``public``, joined in
 config/urls.py): one per player of the standings, and the player's own from their
-private link (issue 24, item 2)."""
+private link."""
 
 from django.urls import path
 

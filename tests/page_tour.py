@@ -1,5 +1,5 @@
 """Every public and staff page of played events, for the translation and accessibility
-tests (issue 13): the URL patterns are walked, so a page added later is visited too.
+tests: the URL patterns are walked, so a page added later is visited too.
 
 ``played_events(by=organiser)`` builds four events through the services — Pokémon (11
 players, round 1 complete with a bye and a tie, round 2 running), Magic best-of-3 (round 1 complete, round 2 started),

@@ -1,4 +1,4 @@
-"""Forms of staff accounts and event listing (issue 20, items 9 and 10): making an account
+"""Forms of staff accounts and event listing: making an account
 from an invite, and the typed confirmation that deletes an event. They check input only;
 the services decide."""
 

@@ -1,6 +1,6 @@
 """Django admin: read anything, change records only the way the staff pages do.
 
-Issue 10, part 5. The audit trail docs/decisions.md promises holds only if nothing edits around
+The audit trail docs/decisions.md promises holds only if nothing edits around
 it, so:
 
 * **Read-only** — AuditEvent and PenaltyNote (never edited or deleted, P-POST-3), and the
@@ -13,7 +13,7 @@ it, so:
   Division (``Division.clean``), Player, EventStaff, and the divisions and staff inline on
   an event's page. Every add, change and delete writes the event's audit row under the
   admin user's name (``admin.add`` / ``admin.change`` / ``admin.delete``, the changed
-  fields' old and new values; issue 21, item 7); a player's, in each event the player is
+  fields' old and new values); a player's, in each event the player is
   registered in. A running event's (status past registration) ruleset and structure are
   read-only: the rounds already played were paired and scored by them.
 """
@@ -124,7 +124,7 @@ def admin_audit(
     """Write the audit row of an admin add (``old`` None), change or delete (``new``
     None) of ``obj`` (``admin_values`` before and after) in each of its events
     (:func:`admin_events`), under the admin user ``by``; a change records only the fields
-    that changed, and a save that changed nothing writes no row (issue 21, item 7)."""
+    that changed, and a save that changed nothing writes no row."""
     if old is not None and new is not None:
         changed = sorted(k for k in new if old.get(k) != new[k])
         if not changed:
@@ -181,7 +181,7 @@ class StaffInline(admin.TabularInline):
 
 
 # Fixed once an event runs (its status past registration): its rounds were paired and
-# scored by them (issue 21, item 7).
+# scored by them.
 FIXED_WHEN_RUNNING = ["ruleset", "structure"]
 
 
@@ -332,7 +332,7 @@ class PenaltyNoteAdmin(ReadOnlyAdmin):
 
 @admin.register(models.JudgeCall)
 class JudgeCallAdmin(ReadOnlyAdmin):
-    """Judge calls (issue 23): the floor board's services own them, so read-only here."""
+    """Judge calls: the floor board's services own them, so read-only here."""
 
     list_display = ["created_at", "event", "round_number", "table", "reason", "status"]
     list_filter = ["status", "reason"]

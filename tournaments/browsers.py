@@ -1,4 +1,4 @@
-"""Which browser acts on a private link (issue 21, item 1).
+"""Which browser acts on a private link.
 
 A private link is the only credential of a player, so whoever holds two links (the old
 printed slips carried both players' QR codes) could report for both sides of a match

@@ -42,13 +42,13 @@ class PairingRefused(MatchslipError):
 
 
 class DivisionUnconfirmed(InvalidInput):
-    """P-AGE-1, issue 20 item 3: a player put in a division their birth year does not
+    """P-AGE-1: a player put in a division their birth year does not
     give, not yet confirmed; the message asks ("Born 1993: Masters by the season's
     cut-offs. Put in Junior anyway?") and the page offers to confirm."""
 
 
 class AgreedResultOverride(InvalidInput):
-    """Issue 20 item 3: a staff entry differs from the result every player of the table
+    """A staff entry differs from the result every player of the table
     reported, and no reason was given. ``agreed``: the players' result in words; the
     round page asks "Both players reported … Override? Reason:" and posts again with it."""
 
@@ -58,7 +58,7 @@ class AgreedResultOverride(InvalidInput):
 
 
 class DecklistRefused(InvalidInput):
-    """Issue 23, item 5: a player's deck list that cannot be read or breaks the game's
+    """A player's deck list that cannot be read or breaks the game's
     deck rules. ``problems``: every reason, in the reader's language, each naming its
     line or the count (``rulesets.decklists``); the message is the first."""
 

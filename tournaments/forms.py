@@ -73,7 +73,7 @@ DIVISION_LAYOUTS: dict[str, tuple[StrOrPromise, dict[str, str]]] = {
 
 class NameField(forms.CharField):
     """A player's name, an event's name or its venue under the one text rule for names
-    (``tournaments.text``, issue 21 item 3): the value is checked as typed (a form's
+    (``tournaments.text``): the value is checked as typed (a form's
     usual strip would hide a control character at either end) and cleaned normalised;
     a refused value is a field error naming the field ("Name: contains the control
     character U+000B, which a name cannot hold")."""
@@ -166,7 +166,7 @@ class EventForm(forms.Form):
         label=_("Awards Championship Points"),
         help_text=_("Adding a player after round 2 then needs an explicit override."),
     )
-    #: Each division's rounds and cut as "Use these" copies them from the plan (issue 20,
+    #: Each division's rounds and cut as "Use these" copies them from the plan (
     #: item 13): ``senior:3:2,junior:3:0``; see :meth:`clean_division_structure`.
     division_structure = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
 
@@ -221,7 +221,7 @@ class EventForm(forms.Form):
         data = dict(self.cleaned_data)
         data["divisions"] = dict(DIVISION_LAYOUTS[data["divisions"]][1])
         data["day2_rounds"] = data.get("day2_rounds") or 0
-        # issue 20, item 13: "Use these" gives each division of the layout its own
+        # "Use these" gives each division of the layout its own
         # structure; a division the layout does not have is left out
         data["division_structure"] = {
             code: own
@@ -234,7 +234,7 @@ class EventForm(forms.Form):
 class PlayerForm(forms.Form):
     """One player: name, the organisation's player id, birth year and division. With age
     divisions the division may be left to the birth year (its first choice, "By birth
-    year", issue 20 item 3): the service chooses it by the season's cut-offs."""
+    year"): the service chooses it by the season's cut-offs."""
 
     name = NameField(max_length=200, label=_("Name"))
     player_id = forms.CharField(max_length=40, required=False, label=_("Player id"))
@@ -277,7 +277,7 @@ class DivisionForm(forms.Form):
 
 
 class FirstTableForm(forms.Form):
-    """A pairing group's first table number (issue 20 item 7); empty: set when its next
+    """A pairing group's first table number; empty: set when its next
     round is paired, after the tables in play."""
 
     first_table = forms.IntegerField(
@@ -373,7 +373,7 @@ class PlayerDropForm(forms.Form):
 
 
 class StaffInviteForm(forms.Form):
-    """Who to add (issue 20, item 9): an account's username or e-mail adds it at once; an
+    """Who to add: an account's username or e-mail adds it at once; an
     e-mail with no account gets an invite link by e-mail; empty makes a link to hand over."""
 
     who = forms.CharField(
@@ -434,7 +434,7 @@ class EventSettingsForm(forms.Form):
 
 class RegistrationChoiceField(forms.ModelChoiceField):
     """A player of the event, each labelled as people see them: told apart from a
-    same-name player (``selectors.names``, issue 20 item 8)."""
+    same-name player (``selectors.names``)."""
 
     def label_from_instance(self, obj: Any) -> str:
         return registration_name(obj)
@@ -446,7 +446,7 @@ OTHER_INFRACTION = "other"
 class PenaltyForm(forms.Form):
     """A penalty note: the player, the round, the penalty and the infraction.
 
-    Issue 23, item 6: when the event's ruleset names its infractions
+    When the event's ruleset names its infractions
     (``Ruleset.infractions``), ``infraction`` is a choice among them, grouped by
     category (a listed name in any spelling is taken as listed), or "Other" with the
     name typed in ``infraction_other``; otherwise it is typed. ``cleaned_data`` then
@@ -522,7 +522,7 @@ class AuditFilterForm(forms.Form):
 #: first player, by the second, drawn games. Pages label them by the winner
 #: (``templatetags.matchslip.quick_scores``: "Ann 2-1", "Draw 1-1-1").
 QUICK_SCORES = ("2-0-0", "2-1-0", "1-2-0", "0-2-0", "1-1-1", "0-0-3")
-#: The same for a best-of-1 Magic event (``match_length``, issue 24 item 3): a won game
+#: The same for a best-of-1 Magic event (``match_length``): a won game
 #: either way, or a drawn one (also the intentional draw).
 QUICK_SCORES_BO1 = ("1-0-0", "0-1-0", "0-0-1")
 

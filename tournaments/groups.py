@@ -23,7 +23,7 @@ from .procedures import standalone_bracket
 def age_order() -> Case:
     """An ``order_by`` expression putting divisions in age order, as people list them:
     Junior, Senior, Masters, then Open (``DivisionCode``'s order), not alphabetically by
-    code (issue 20, item 14). ``event.divisions.order_by(age_order())``."""
+    code. ``event.divisions.order_by(age_order())``."""
     return Case(
         *(When(code=code, then=Value(n)) for n, code in enumerate(DivisionCode.values)),
         default=Value(len(DivisionCode.values)),

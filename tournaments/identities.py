@@ -1,5 +1,5 @@
 """How an event and its players are known to the organisation that sanctions them
-(issue 20, item 2): the Play! Pokémon sanction ID and organiser's POP ID of an event,
+: the Play! Pokémon sanction ID and organiser's POP ID of an event,
 and the id a player is written under in exported files. No database access.
 
 * A **sanction ID** (TOM ``<data><id>``, the "tournament ID" Play! Pokémon issues) is

@@ -6,7 +6,7 @@ Roles (``EventStaff``, one user may hold several):
   slips, drops, standings and printing.
 - **judge**: corrects results within the P-POST-4 window, records penalty notes.
 Every staff role runs the round clock (pause, resume, add time) and gives a table a
-time extension, and answers judge calls on the floor board (``floor``, issue 23).
+time extension, and answers judge calls on the floor board (``floor``).
 Every staff role sees the disputes queue (and may resolve a dispute, with a reason, or
 accept an agreed result) and the audit trail. Decision: scorekeepers resolve disputes
 too, because "a staff entry always overrides" — the slip brought to their desk decides.
@@ -48,7 +48,7 @@ CAPABILITIES: dict[str, tuple[frozenset[str], str]] = {
     "audit": (ALL_STAFF, "Only the staff of this event can read its audit trail."),
     "clock": (ALL_STAFF, "Only the staff of this event can run the round clock."),
     "decklists": (ALL_STAFF, "Only the staff of this event can handle deck lists."),
-    # Issue 23: the judges' floor board (judge calls, the end of the round), any staff role.
+    # the judges' floor board (judge calls, the end of the round), any staff role.
     "floor": (ALL_STAFF, cast(str, _("Only the staff of this event can answer judge calls."))),
     "manage": (
         frozenset({StaffRole.ORGANISER}),

@@ -1,4 +1,4 @@
-"""The event planner on the pages (issue 13, item 8): the New-event page's plan form and
+"""The event planner on the pages: the New-event page's plan form and
 an event's estimated finish, both through the pure :func:`pairings.engine.planner.plan`.
 
 Before the event, the plan reads the expected attendance per division and the table's
@@ -126,7 +126,7 @@ def plan_for_event(event: Event, now: dt.datetime | None = None) -> Plan | None:
         cut=event.top_cut_size,
         day2_rounds=event.day2_rounds,
         flights=flights or None,
-        # issue 20, item 13: each division's own rounds and cut (set at check-in)
+        # each division's own rounds and cut (set at check-in)
         divisions={code: own for code, (_, _, own) in divisions.items()},
     )
     try:

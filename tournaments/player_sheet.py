@@ -78,7 +78,7 @@ SNIFF_SAMPLE = 8192  # characters given to csv.Sniffer
 
 #: What ends a line of a sheet. Not ``str.splitlines``, which also breaks at a vertical
 #: tab, a form feed or U+2028: those are kept in the line for the text rule for names to
-#: refuse or space out (``tournaments.text``, issue 21 item 3).
+#: refuse or space out (``tournaments.text``).
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -113,7 +113,7 @@ class Sheet:
 def trim(cell: str) -> str:
     """``cell`` without spaces and tabs at either end; a control character there (a
     vertical tab, an escape) is kept for the text rule for names to refuse, where
-    ``str.strip`` would drop some of them unseen (issue 21, item 3)."""
+    ``str.strip`` would drop some of them unseen."""
     start, end = 0, len(cell)
     while start < end and _blank(cell[start]):
         start += 1

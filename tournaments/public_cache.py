@@ -45,7 +45,7 @@ class PairingsFragment(TypedDict):
 
 
 def _key(event_id: int, language: str | None = None) -> str:
-    """One fragment per language (issue 13): the current one unless ``language``."""
+    """One fragment per language: the current one unless ``language``."""
     return f"matchslip:pairings:{event_id}:{language or translation.get_language()}"
 
 

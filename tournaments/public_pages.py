@@ -26,7 +26,7 @@ stamps a new *generation* (``matchslip:pub-gen:<event id>``) and sends the build
 Celery worker (:func:`public_pages_committed`, ``tournaments.tasks.public_pages_build``;
 in-process when no broker is configured), so neither the request nor the standings and
 pairing tasks wait for a build: from the last slip to the next round published costs
-standings + pairing only (issue 12). The build writes a
+standings + pairing only. The build writes a
 new version and then sets the pointer, so a reader sees the old set, the new one or a
 render from PostgreSQL, never a mix. A build whose generation is no longer current (a
 newer change committed meanwhile) is skipped or thrown away: changes in quick
@@ -330,7 +330,7 @@ def public_pages_committed(event_id: int, *, pairings: bool = True, build: bool 
 def public_pages_build(event_id: int, gen: str | None) -> Pointer | None:
     """Body of the build task: rebuild the event's prebuilt pages for generation ``gen``
     and make them current; None (nothing built) when a newer change has committed since
-    (its own build follows), the event is gone, or it is a draft (issue 20, item 10: its
+    (its own build follows), the event is gone, or it is a draft (its
     pages answer only its staff, so nothing is prebuilt; the open pages are told at once).
     The pairings fragment is rebuilt too
     when a change since the last build asked for it. Safe to run twice."""

@@ -1,4 +1,4 @@
-"""Finding a player by what someone types on a phone in a noisy hall (issue 20, item 11).
+"""Finding a player by what someone types on a phone in a noisy hall.
 
 One rule, used by "Find my table" (the stored name list and its PostgreSQL fallback), the
 staff round page's search and the Corrections search: a name matches when every word typed

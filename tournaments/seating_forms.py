@@ -1,4 +1,4 @@
-"""Forms of fixed seating and featured tables (issue 23, items 3 and 4). They check input
+"""Forms of fixed seating and featured tables. They check input
 only; the services (``services.seating``, ``services.featured``) decide."""
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from pairings.engine.elimination import bracket_order
 
-# ASCII digits only (issue 21, item 4): "top cut: seeds 1, 8, 9, 16"
+# ASCII digits only: "top cut: seeds 1, 8, 9, 16"
 _POD_SEEDS = re.compile(r"seeds ((?:[0-9]+, )*[0-9]+)")
 _SEED = re.compile(r"seed ([0-9]+)")  # "seed 1 vs seed 8", "bye: seed 3"
 

@@ -1,4 +1,4 @@
-"""CSV cells a spreadsheet opens as text, never as a formula (issue 21, item 2; CWE-1236).
+"""CSV cells a spreadsheet opens as text, never as a formula (CWE-1236).
 
 Names, ids and reasons come from public sign-up sheets, the Add-player form and imported
 files. A cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is

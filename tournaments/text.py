@@ -1,4 +1,4 @@
-"""The one text rule for names (issue 21, item 3): what a player's name, an event's name
+"""The one text rule for names: what a player's name, an event's name
 or its venue may hold, on every path that writes one — the Add-player and Edit-player
 forms, the event forms, the pasted lists and spreadsheets, and every import (TOM, event
 JSON, WER, melee.gg) — so that nothing the app accepts breaks a page or a file it writes

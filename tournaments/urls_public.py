@@ -25,10 +25,10 @@ urlpatterns = [
     path(f"{P}live/", live.player_live, name="player_live"),
     path(f"{P}report/", player.player_report, name="player_report"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),
-    path(f"{P}featured/", seating.player_feature_choice, name="player_feature"),  # issue 23
-    path(f"{P}checkin/", checkin.player_checkin, name="player_checkin"),  # issue 20
-    path(f"{P}judge/", player.player_judge_call, name="player_judge_call"),  # issue 23
-    # issue 23, item 5: the player's own deck list; the lists published after the event
+    path(f"{P}featured/", seating.player_feature_choice, name="player_feature"),
+    path(f"{P}checkin/", checkin.player_checkin, name="player_checkin"),
+    path(f"{P}judge/", player.player_judge_call, name="player_judge_call"),
+    # the player's own deck list; the lists published after the event
     path(f"{P}decklist/", decklists.player_decklist, name="player_decklist"),
     path(f"{E}decklists/", decklists.decklists_public, name="decklists"),
     path(f"{E}decklists/<int:registration_id>/", decklists.decklist_public, name="decklist"),

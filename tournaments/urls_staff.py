@@ -38,7 +38,7 @@ urlpatterns = [
     path("staff/new/", staff.event_create, name="event_create"),
     path(f"{E}live/", live.staff_live, name="live"),
     path(f"{E}players/", staff.players, name="players"),
-    path(f"{E}checkin/", checkin.checkin, name="checkin"),  # issue 20, items 4 and 5
+    path(f"{E}checkin/", checkin.checkin, name="checkin"),
     path(f"{P}checkin/", checkin.checkin_toggle, name="checkin_toggle"),
     path(f"{E}checkin/door/", checkin.checkin_door, name="checkin_door"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
@@ -48,13 +48,13 @@ urlpatterns = [
     path(f"{P}division/", staff.player_division, name="player_division"),
     path(P, roster.player_detail, name="player"),
     path(f"{P}disqualify/", roster.player_disqualify, name="player_disqualify"),
-    path(f"{P}fixed-seat/", seating.fixed_seat, name="fixed_seat"),  # issue 23, item 3
-    path(f"{R}feature/", seating.feature, name="match_feature"),  # issue 23, item 4
+    path(f"{P}fixed-seat/", seating.fixed_seat, name="fixed_seat"),
+    path(f"{R}feature/", seating.feature, name="match_feature"),
     path(f"{M}unfeature/", seating.unfeature, name="match_unfeature"),
     path(f"{P}decklist/", discipline.decklist_record, name="decklist_record"),
     path(f"{E}decklists/", discipline.decklists, name="decklists"),
     path(f"{E}deck-check/", discipline.deck_check, name="deck_check"),
-    # issue 23, item 5: judges read any list; reopen one; the deadline and settings
+    # judges read any list; reopen one; the deadline and settings
     path(f"{P}decklist/read/", decklists.decklist_read, name="decklist_read"),
     path(f"{P}decklist/reopen/", decklists.decklist_reopen, name="decklist_reopen"),
     path(f"{E}decklists/deadline/", decklists.decklist_deadline, name="decklist_deadline"),
@@ -85,7 +85,7 @@ urlpatterns = [
     path(f"{E}disputes/", desk.disputes, name="disputes"),
     path(f"{E}corrections/", desk.corrections, name="corrections"),
     path(f"{E}penalties/", desk.penalties, name="penalties"),
-    # issue 23: the judges' floor board and its judge calls
+    # the judges' floor board and its judge calls
     path(f"{E}floor/", floor.floor, name="floor"),
     path(f"{E}floor/calls/<int:call_id>/claim/", floor.judge_call_claim, name="judge_call_claim"),
     path(
@@ -94,9 +94,11 @@ urlpatterns = [
         name="judge_call_escalate",
     ),
     path(
-        f"{E}floor/calls/<int:call_id>/resolve/", floor.judge_call_resolve, name="judge_call_resolve"
+        f"{E}floor/calls/<int:call_id>/resolve/",
+        floor.judge_call_resolve,
+        name="judge_call_resolve",
     ),
-    # issue 20 item 7: table numbers across groups, and one clock for them
+    # table numbers across groups, and one clock for them
     path(f"{E}groups/<str:group_key>/first-table/", tables.first_table, name="group_first_table"),
     path(f"{E}rounds/start-all/", tables.start_all, name="rounds_start_all"),
     path(f"{E}help/", guides.staff_help_home, name="help_home"),
@@ -106,7 +108,7 @@ urlpatterns = [
     path(f"{E}team/", team.team, name="team"),
     path(f"{E}team/invite/", team.team_invite, name="team_invite"),
     path(f"{E}team/<int:staff_id>/remove/", team.team_remove, name="team_remove"),
-    path(  # issue 20, items 9 and 10: invites, listing, delete
+    path(  # invites, listing, delete
         f"{E}team/invites/<int:invite_id>/withdraw/",
         accounts.team_invite_withdraw,
         name="team_invite_withdraw",

@@ -14,11 +14,11 @@ one place so that no format can forget one:
   holds these numbers against the models);
 * names — the players', the event's and its venue — as the one text rule for names takes
   them (:func:`name`, ``tournaments.text``: no control character, no bidirectional
-  control, something visible; issue 21, item 3);
+  control, something visible);
 * what the file must not contradict: unique player ids and divisions, every player in a
   division of the file, a player at most once in a round and never against themselves, a
   round number given once per phase, round numbers 1, 2, 3 … without a gap over the file
-  and within each pairing group (issue 21, item 4), a result that fits the match (a
+  and within each pairing group, a result that fits the match (a
   winner who played);
 * the ruleset's result rules, as a match slip applies them: no tie under ``pokemon-2009``
   or ``bo3-wins-against``, no drawn single-elimination match (M-SE-2), and on best-of-3
@@ -32,10 +32,10 @@ commands print it on standard error and the event keeps it in ``Event.import_not
 the standings count it as the official software did (``standings.engine.games.
 recorded_verdict``). Only a record that contradicts its result is refused. A match result
 without its game record (``games`` is optional, docs/interfaces.md; topdeck.gg publishes
-results only) is imported as recorded too, with one note for the file (issue 24, item 6):
+results only) is imported as recorded too, with one note for the file:
 its match points and OMW are exact, GW and OGW count the games known; the standings say
 so. A best-of-1 event's game records are checked as best-of-1 (its ``match_length``
-option, issue 24 item 3).
+option).
 
 Errors raise :class:`FileRefused` (every format's error is one) naming the element or
 field, by the names the file uses (``EventData.fields`` and each item's ``where``).
@@ -60,7 +60,7 @@ from tournaments.text import name_problem
 
 from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
-# An upload or a file given to an import command: the one upload limit (settings, issue 21).
+# An upload or a file given to an import command: the one upload limit (settings).
 MAX_FILE_BYTES: int = settings.UPLOAD_MAX_BYTES
 MAX_PLAYERS = 20_000
 MAX_ROUNDS = 40  # rounds in a file, and the highest round number
@@ -151,7 +151,7 @@ def text(value: Any, where: str, *, limit: int, required: bool = False) -> str:
 def name(value: str, where: str, *, required: bool = True) -> str:
     """``value`` if the text rule for names takes it (``tournaments.text``: no control
     character, no bidirectional control, something visible), else FileRefused naming
-    ``where`` (issue 21, item 3). The importer stores it normalised
+    ``where``. The importer stores it normalised
     (``text.normalised_name``)."""
     problem = name_problem(value, required=required)
     if problem is not None:
@@ -364,7 +364,7 @@ def _check_rounds(
     notes: list[str],
 ) -> None:
     """Each round's number, phase, seeds, seats and results; ``rules``: the ruleset and
-    the event's options (a best-of-1 event's game records, issue 24 item 3)."""
+    the event's options (a best-of-1 event's game records)."""
     ruleset, options = rules
     given: set[tuple[int, str]] = set()
     for i, rd in enumerate(rounds):
@@ -392,7 +392,7 @@ def _check_rounds(
 
 
 def _check_round_gaps(data: EventData, label: str) -> None:
-    """Round numbers run 1, 2, 3 … without a gap (issue 21, item 4): over the whole file,
+    """Round numbers run 1, 2, 3 … without a gap: over the whole file,
     and within each pairing group (the rounds holding its players; a cut's rounds go on
     from its Swiss group's). A file with rounds 1, 2, 4 is refused, naming the round after
     the gap: the gap would carry into the TOM export and the correction window."""
@@ -512,7 +512,7 @@ def _check_games(
 ) -> None:
     """A game record that gives the match's result in a match of the event's length
     (M-MATCH-1; best-of-1 or best-of-3, ``Ruleset.best_of``); none is fine (a match
-    result only: :func:`_unrecorded_games` notes it, issue 24 item 6)."""
+    result only: :func:`_unrecorded_games` notes it)."""
     ruleset, options = rules
     if m.games is None:
         return
@@ -572,7 +572,7 @@ UNRECORDED_NAMED = 3
 
 def _unrecorded_games(data: EventData, ruleset: Ruleset) -> list[str]:
     """The note on the decided head-to-head matches a ruleset that records games has
-    without their games (issue 24, item 6: public sources such as topdeck.gg publish
+    without their games (public sources such as topdeck.gg publish
     match results only): one sentence naming how many and the first few, or nothing.
     Such a match is imported as recorded: its match points and OMW are exact, GW % and
     OGW % count the games known (``standings.engine.mtg``)."""

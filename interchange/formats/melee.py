@@ -13,7 +13,7 @@ The document (already decoded from JSON) holds ``Tournament`` {Name, Date, Uri, 
   is kept as recorded with a note (``checks.check_event_data``); a 9-0 is refused.
 * Options reproduce melee.gg (R-7, R-8): ``mwp_floor`` 1/3, playoffs not in the
   tiebreakers, ``melee_ranking`` (rank by the unfloored game-win %).
-* A best-of-1 event (issue 24, item 3) is known by its games, as the file names no match
+* A best-of-1 event is known by its games, as the file names no match
   length: when no match records more than one game (1-0-0, 0-1-0, 0-0-1) the event gets
   ``match_length`` ``best-of-1``, so a bye counts one game won, as melee.gg counts it
   (:func:`match_length`).
@@ -37,7 +37,7 @@ from .eventdata import DivisionData, EventData, MatchData, PlayerData, RoundData
 
 BYE = "-"
 MELEE_OPTIONS = {"mwp_floor": "1/3", "playoffs_in_tiebreakers": False, "melee_ranking": True}
-# ASCII digits only: ``\d`` would read ``١-٠-٠`` as 1-0-0 (issue 21, item 4)
+# ASCII digits only: ``\d`` would read ``١-٠-٠`` as 1-0-0
 _RESULT = re.compile(r"^([0-9]+)-([0-9]+)-([0-9]+)$")
 _SWISS_NAME = re.compile(r"^Round [0-9]+$")
 
@@ -198,7 +198,7 @@ def _event_data(doc: Any) -> EventData:
 def match_length(rounds: list[RoundData]) -> dict[str, str]:
     """``{"match_length": "best-of-1"}`` when the event was played best-of-1, else ``{}``
     (best-of-3, the default): every match but the byes records at most one game, and one
-    match at least (issue 24, item 3; a melee.gg file names no match length). A best-of-3
+    match at least (a melee.gg file names no match length). A best-of-3
     event always has some match of two games or more (2-0, 2-1, 1-1)."""
     played = [sum(m.games) for r in rounds for m in r.matches if m.games is not None]
     if played and max(played) == 1:

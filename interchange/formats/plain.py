@@ -1,4 +1,4 @@
-"""Reading numbers and JSON from a file exactly as written (issue 21, item 4).
+"""Reading numbers and JSON from a file exactly as written.
 
 Python's readers are generous where an import must not be: ``int()`` reads ``1_0_0`` as
 100 and Arabic-Indic ``١`` as 1, and ``json.loads`` lets the last of two equal keys in an

@@ -227,7 +227,7 @@ def _text(parent: Element, tag: str, default: str = "") -> str:
 def _int(value: str, where: str, low: int = 0, high: int = INTEGER) -> int:
     """A whole number from ``low`` to ``high`` (by default what a PostgreSQL ``integer``
     column holds; no number in a TOM file is negative), written in ASCII digits only
-    (``plain.plain_int``: ``1_0_0`` or ``١`` is refused, issue 21 item 4)."""
+    (``plain.plain_int``: ``1_0_0`` or ``١`` is refused)."""
     try:
         number = plain_int(value)
     except ValueError:
@@ -417,7 +417,7 @@ def _pod(elem: Element, known_ids: set[str]) -> TdfPod:
                 % {"where": where, "number": r.number}
             )
         numbers.add(r.number)
-    for missing in range(1, max(numbers, default=0) + 1):  # issue 21, item 4
+    for missing in range(1, max(numbers, default=0) + 1):
         if missing not in numbers:
             after = min(n for n in numbers if n > missing)
             raise TdfError(

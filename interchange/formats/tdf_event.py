@@ -19,7 +19,7 @@ all on Day 1. Decision: the data is read before the 9-round default so that even
 the app whose Day 1 is not 9 rounds long survive their own export (``tdf_export`` adds
 no element for the Day 1 length).
 
-A file saved mid-way (issue 11): each pod plans the rounds TOM's table gives
+A file saved mid-way: each pod plans the rounds TOM's table gives
 (:func:`planned_day1_rounds`, with ``lessswiss`` and ``additionalrounds``, which
 ``tdf_exports`` writes), so it imports running and ``pair`` continues it.
 """
@@ -152,7 +152,7 @@ def planned_day1_rounds(
     P-RT-2 for ``TCG2DAY``) — one less with ``<lessswiss>true`` (S-3), plus its
     ``<poddata><additionalrounds>`` (the app writes a negative number for fewer rounds
     than the table); never fewer than the file holds. So an event saved mid-way imports
-    running and continues (issue 11); a finished file holds its planned rounds."""
+    running and continues; a finished file holds its planned rounds."""
     ids = set(pod.player_ids)
     if not ids:
         return held

@@ -78,7 +78,7 @@ def _int(
 ) -> int:
     raw = elem.get(name, default)
     try:
-        value = plain_int(raw or "")  # ASCII digits only (issue 21, item 4)
+        value = plain_int(raw or "")  # ASCII digits only
     except ValueError:
         raise WerError(
             gettext_storable("%(where)s: attribute %(name)r must be a whole number, got %(raw)s")

@@ -1,4 +1,4 @@
-"""An event's archive: everything it holds, to restore it identically (issue 21, item 6).
+"""An event's archive: everything it holds, to restore it identically.
 
 The event JSON of ``export_event`` is the portable file (docs/interfaces.md): players, rounds
 and results, which any Matchslip continues. It is not a backup: it has no audit trail,
@@ -22,7 +22,7 @@ their divisions and parents, cut seeds, rounds (status, seeds, the pairing notes
 clock state: paused, paused and added seconds), matches (results, games, versions,
 reporter, time extensions), seats, self-reports, staff (by username), staff invites (only
 their token hashes are stored, so an unused invite link works again), the audit trail,
-penalty notes, judge calls (issue 23) and every standings snapshot.
+penalty notes, judge calls and every standings snapshot.
 
 **Deliberately left out** (:data:`LEFT_OUT`): background runs (Celery leases of pairing
 and standings jobs: a restored event has none running), live-page version counters (they
@@ -92,7 +92,7 @@ SECTIONS: tuple[tuple[str, type[Model], Callable[[Event], QuerySet]], ...] = (
     ("staff_invites", StaffInvite, lambda e: StaffInvite.objects.filter(event=e)),
     ("audit", AuditEvent, lambda e: AuditEvent.objects.filter(event=e)),
     ("penalties", PenaltyNote, lambda e: PenaltyNote.objects.filter(event=e)),
-    ("judge_calls", JudgeCall, lambda e: JudgeCall.objects.filter(event=e)),  # issue 23
+    ("judge_calls", JudgeCall, lambda e: JudgeCall.objects.filter(event=e)),
     ("standings", StandingsSnapshot, lambda e: StandingsSnapshot.objects.filter(event=e)),
 )
 

@@ -79,7 +79,7 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     (:func:`_result`, the winner by file id). ``round``: that round only; default the
     current pairings: in each family of pairing groups (a division's Swiss group with its
     flights and its top cut), the rounds of the highest number, so a player who went on
-    to the top cut is listed once, not again with their last Swiss round (issue 20,
+    to the top cut is listed once, not again with their last Swiss round (
     item 14)."""
     rounds = [round] if round is not None else _current_rounds(event)
     ids = file_ids_for_event(event.pk)

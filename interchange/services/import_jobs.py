@@ -1,4 +1,4 @@
-"""Long imports as background work (issue 14): an uploaded event file becomes an
+"""Long imports as background work: an uploaded event file becomes an
 ``ImportJob`` row that a Celery worker imports (docs/style.md §4).
 
 :func:`import_job_create` stores the file and sends ``interchange.tasks.import_job_run``
@@ -339,7 +339,7 @@ def import_jobs_sweep() -> list[tuple[int, str]]:
 def import_job_retry(*, job: ImportJob, by: Actor) -> ImportJob:
     """Queue a job failed because its worker stopped again (its file was kept), or a
     queued or running job whose lease is lost (``runs.row_lease_lost``: no worker picked
-    it up, or its worker's heartbeat stopped; issue 21, item 5 — the job page offers "Try
+    it up, or its worker's heartbeat stopped;  — the job page offers "Try
     again" without waiting for the sweep), for the user who uploaded it; the task is sent
     after commit. The same row is queued again, so there is never a second job for one
     upload. Returns the job, refreshed.

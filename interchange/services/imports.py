@@ -345,7 +345,7 @@ def event_import(*, data: EventData, by: Actor, progress: Progress | None = None
         raise InvalidInput(str(e)) from None
     cut = max((d.top_cut for d in data.divisions), default=0)
     event = event_insert(
-        name=normalised_name(data.name),  # issue 21, item 3: as the forms store names
+        name=normalised_name(data.name),  # as the forms store names
         ruleset=data.ruleset,
         structure=data.structure or _structure(data, cut),
         swiss_rounds=max((d.swiss_rounds for d in data.divisions), default=0),

@@ -7,7 +7,7 @@ TOM's defaults (version 1.80, one-day TCG, Swiss rounds type 3 stage 6, eliminat
 rounds type 1). The standings (``<standings>``) are the app's, passed in as the Standings
 JSON: ``tournaments`` does not import ``standings``, its caller computes them.
 
-Identities (issue 20): ``<data><id>`` is ``Event.sanction_id`` and ``<organizer popid>``
+Identities: ``<data><id>`` is ``Event.sanction_id`` and ``<organizer popid>``
 ``Event.organizer_pop_id`` (the organiser's name comes from the imported file, if any).
 A player's ``userid`` is their Play! Pokémon ID, else the registration's own id
 (``identities.file_ids``); the document is built with registration ids and renamed last

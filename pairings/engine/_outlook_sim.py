@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,6 +41,7 @@ I32 = NDArray[np.int32]
 IP = NDArray[np.intp]
 F64 = NDArray[np.float64]
 Bool = NDArray[np.bool_]
+Scalar = TypeVar("Scalar", bound=np.generic)
 
 # Result codes of one player in one round.
 NONE, LOSS, TIE, WIN, BYE = 0, 1, 2, 3, 4
@@ -240,41 +242,58 @@ def _bye(s: State, odd: IP, live: IP) -> None:
 def _meets(met: NDArray[np.uint64], rows: IP, x: IP, y: IP) -> Bool:
     """Whether player ``x`` already met player ``y`` (local indexes) in each row."""
     one = np.uint64(1)
-    if x.ndim == 2:
-        mask = np.take_along_axis(met[rows], x, axis=1)
-    else:
-        mask = met[rows, x]
+    mask = np.take_along_axis(met[rows], x, axis=1) if x.ndim == 2 else met[rows, x]
     return ((mask >> y.astype(np.uint64)) & one).astype(bool)
 
 
 def _avoid_rematches(s: State, tables: NDArray[np.int64]) -> None:
     """P-SW-4 for small groups, table by table from the top: when a table's two players
-    met, its second seat takes the first later player its first may meet (the greedy
-    pass's choice); when none is left, it swaps with the nearest earlier seat whose own
-    table then holds no rematch either (the greedy pass's swap). A rematch stays only
-    when neither exists."""
+    (a, b) met, b changes seats with the player x of another table (x's opponent y then
+    meets b) such that neither a–x nor y–b is a rematch, choosing the change that moves
+    the fewest match points between brackets (none when x has b's points: the engine's
+    fewest pair-downs, P-SW-7), then the nearest seat, later ones first. A rematch stays
+    only when no such change exists (the engine then flags one too)."""
     assert s.met is not None
     rows, n = s.player.shape
     columns = np.arange(n)
+    facing = np.minimum(columns ^ 1, n - 1)  # the last seat of an odd row faces nobody
+    points = s.packed >> POINTS
+    every = np.arange(rows)
+    clash = _clashes(s, every, tables)
     for k in range(n // 2):
+        if not clash[:, k].any():
+            continue
+        at = np.nonzero(clash[:, k])[0]
         local = s.player - s.base
         a, b = local[:, 2 * k], local[:, 2 * k + 1]
-        at = np.nonzero(_meets(s.met, np.arange(rows), a, b) & (k < tables))[0]
+        seated, pts = local[at], points[at]
+        a_at, b_at = a[at, None], b[at, None]
+        partner = seated[:, facing]
+        allowed = (columns < 2 * tables[at, None]) & (columns // 2 != k)
+        allowed &= ~_meets(s.met, at, np.broadcast_to(a_at, seated.shape), seated)
+        allowed &= ~_meets(s.met, at, partner, np.broadcast_to(b_at, seated.shape))
+        p_a, p_b = pts[:, 2 * k, None], pts[:, 2 * k + 1, None]
+        moved = np.abs(p_a - pts) + np.abs(pts[:, facing] - p_b)
+        distance = np.abs(columns - (2 * k + 1)) * 2 + (columns < 2 * k)
+        score = np.where(allowed, moved * (4 * n) + distance, np.iinfo(np.int64).max)
+        found = allowed.any(axis=1)
+        at, swap = at[found], score[found].argmin(axis=1)
         if not at.size:
             continue
-        a_at, b_at = a[at, None], b[at, None]
-        free = ~_meets(s.met, at, np.broadcast_to(a_at, local[at].shape), local[at])
-        later = free & (columns > 2 * k + 1) & (columns < 2 * tables[at, None])
-        earlier = free[:, : 2 * k] & ~_meets(s.met, at, local[at][:, columns[: 2 * k] ^ 1], b_at)
-        has_later, has_earlier = later.any(axis=1), earlier.any(axis=1)
-        swap = np.where(has_later, later.argmax(axis=1), 0)
-        if (~has_later & has_earlier).any():
-            nearest = 2 * k - 1 - earlier[:, ::-1].argmax(axis=1)
-            swap = np.where(has_later, swap, nearest)
-        moved = has_later | has_earlier
-        at, swap = at[moved], swap[moved]
         for arr in (s.player, s.packed, s.active):
             arr[at, 2 * k + 1], arr[at, swap] = arr[at, swap], arr[at, 2 * k + 1]
+        points = s.packed >> POINTS
+        clash[at] = _clashes(s, at, tables)
+
+
+def _clashes(s: State, rows: IP, tables: NDArray[np.int64]) -> Bool:
+    """For ``rows``, which tables seat two players who already met (rows × tables)."""
+    assert s.met is not None
+    local = s.player[rows] - s.base[rows]
+    width = local.shape[1] // 2
+    a, b = local[:, 0 : 2 * width : 2], local[:, 1 : 2 * width : 2]
+    met = _meets(s.met, rows, a, b) & (np.arange(width) < tables[rows, None])
+    return np.asarray(met, dtype=bool)
 
 
 def _results(
@@ -313,13 +332,13 @@ def _remember(s: State, width: int, tables: NDArray[np.int64]) -> None:
     rows = np.arange(s.player.shape[0])[:, None]
     for x, y in ((a, b), (b, a)):
         bits = np.where(played, one << y.astype(np.uint64), np.uint64(0))
-        np.bitwise_or.at(s.met, (np.broadcast_to(rows, x.shape), x), bits)
+        s.met[rows, x] |= bits  # each player sits once a round: no index repeats
 
 
-def in_player_order(s: State, values: NDArray[np.generic], n: int) -> NDArray[np.generic]:
+def in_player_order(s: State, values: NDArray[Scalar], n: int) -> NDArray[Scalar]:
     """``values`` (in table order) rearranged by player, rows × ``n``; players left out
     (Day 2) get 0."""
-    out = np.zeros((values.shape[0], n), dtype=values.dtype)
+    out: NDArray[Scalar] = np.zeros((values.shape[0], n), dtype=values.dtype)
     out.ravel()[s.player.ravel()] = values.ravel()
     return out
 
@@ -381,9 +400,9 @@ class Ending:
             player, tables = played.player, played.tables
             seat = self._seats(k)[rows, players].astype(np.intp)
             facing = seat ^ 1
-            played = facing < 2 * tables[rows]
-            other = player[rows, np.where(played, facing, 0)] - rows * n
-            slots.append(np.where(played, other, n))
+            seated = facing < 2 * tables[rows]
+            other = player[rows, np.where(seated, facing, 0)] - rows * n
+            slots.append(np.where(seated, other, n))
         return slots
 
     def tables(self, row: int) -> list[tuple[list[tuple[int, int, int]], int | None]]:
@@ -443,7 +462,23 @@ class Ending:
         values = self.first(np.tile(rows, len(slots)), np.concatenate(slots))
         total = values.reshape(len(slots), -1).sum(axis=0)
         count = self._matches(rows, players)
-        return np.divide(total, count, out=np.zeros(players.shape), where=count > 0)
+        mean: F64 = np.divide(total, count, out=np.zeros(players.shape), where=count > 0)
+        return mean
+
+
+def _line(rank: I32, places: int) -> I32:
+    """Each row's ``places``-th highest value of ``rank`` (small integers from -1 up;
+    -1 where fewer are eligible): counted per value, which beats a partial sort."""
+    rows = rank.shape[0]
+    width = int(rank.max(initial=0)) + 2
+    flat = (rank + 1 + (np.arange(rows) * width)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=rows * width).reshape(rows, width)
+    from_top = np.cumsum(counts[:, ::-1], axis=1)
+    reached = (from_top >= places).argmax(axis=1)  # 0 when a row never reaches: see below
+    line = (width - 1 - reached) - 1
+    line[from_top[:, -1] < places] = -1
+    result: I32 = line.astype(np.int32)
+    return result
 
 
 def _rank(rows: IP, keys: list[F64], rng: np.random.Generator) -> tuple[IP, IP]:
@@ -481,7 +516,7 @@ def cut(
     if places >= n:
         return eligible.copy()
     rank = np.where(eligible, points * 2 + ~late, -1)
-    line = np.partition(rank, n - places, axis=1)[:, n - places]
+    line = _line(rank, places)
     above = rank > line[:, None]
     level = (rank == line[:, None]) & eligible
     slots = places - above.sum(axis=1)
@@ -489,7 +524,7 @@ def cut(
     made = above | (level & ~crowded[:, None])
     at_row, at_player = np.nonzero(level & crowded[:, None])
     if not at_row.size:
-        return made
+        return np.asarray(made, dtype=bool)
     keys: list[F64] = []
     if ending.r.ranked:
         keys.append(np.round(ending.first(at_row, at_player), 9))
@@ -509,7 +544,7 @@ def cut(
             entries = at_player[at_row == row].tolist()
             made[row, entries] = False
             made[row, finish(row, entries)[: slots[row]]] = True
-    return made
+    return np.asarray(made, dtype=bool)
 
 
 def _level_at_the_line(

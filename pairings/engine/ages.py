@@ -247,7 +247,7 @@ def age_structure(
 ) -> AgeStructure:
     """Swiss rounds and top cut of every division: the one source of truth of closing
     check-in (``pairings.checkin_services.age_plan``), the planner
-    (``pairings.engine.planner.plan``) and the staff pages (issue 20, item 13).
+    (``pairings.engine.planner.plan``) and the staff pages.
 
     counts: players per division (``junior`` / ``senior`` / ``masters``, or ``open``);
     recommend: ``players → Recommendation`` (the event's round table, P-RT-1 … P-RT-7).

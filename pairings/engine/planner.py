@@ -1,4 +1,4 @@
-"""The event planner: how long the day takes (issue 13, item 8).
+"""The event planner: how long the day takes.
 
 Pure Python (no Django): from the expected attendance per division, the start, the
 round length, the break between rounds and the tables available, :func:`plan` reads the
@@ -12,7 +12,7 @@ Decisions where the rules are silent:
   day has as many Swiss rounds as the division that plays most, and as many top-cut
   rounds as the largest cut needs.
 * Divisions' structure: the same function closing check-in applies
-  (``pairings.engine.ages.age_structure``, issue 20 item 13): the age mode from every
+  (``pairings.engine.ages.age_structure``): the age mode from every
   division's players (one player counts: it makes the event age-modified, P-AGE-3), each
   pairing group's rounds from its largest division (P-AGE-4), age-separated divisions'
   cuts from their own players, age-modified cuts with the same share (P-AGE-5).
@@ -210,7 +210,7 @@ def division_structure(
     divisions of 0 left out) from the ruleset's round table (P-RT-1 … P-RT-7; P-RT-2 when
     ``two_day``) through ``pairings.engine.ages.age_structure``: the function closing
     check-in applies (P-AGE-2 … P-AGE-5), so the planner, the staff pages and check-in
-    agree (issue 20, item 13). Pokémon Junior 6, Senior 8, Masters 16 → 3 rounds no cut,
+    agree. Pokémon Junior 6, Senior 8, Masters 16 → 3 rounds no cut,
     3 rounds no cut, 5 rounds top 4. None when the codes are not divisions
     ``age_structure`` knows (ValueError there)."""
     present = {code: n for code, n in attendance.items() if n > 0}
@@ -305,7 +305,7 @@ def _cut_rounds(rules: Ruleset, cut: int) -> int:
 def tables_for(rules: Ruleset, players: int, *, pod_size: int = POD_SIZE) -> int:
     """Tables one round of ``players`` paired together takes: a match per two players
     and no table for the bye (P-SW-8: 30 → 15, 31 → 15); pods: one table per pod
-    (MP-POD-1: 22 → 4×4 + 2×3 = 6). 0 for fewer than 2 players (issue 20, item 13)."""
+    (MP-POD-1: 22 → 4×4 + 2×3 = 6). 0 for fewer than 2 players."""
     if players < 2:
         return 0
     if rules.uses_pods:

@@ -212,7 +212,7 @@ def multiplayer_structure(players: int, *, small_pods: int | None = None) -> Mul
 def _pods(ordered: Sequence[str], seed_of: Mapping[str, int], *, final: bool) -> tuple[Pod, ...]:
     """Snake ``ordered`` into pods of 4 with tables, seats and explanations; ``final``:
     the round is the cut's final (one pod and no bye: a first round of one pod beside
-    byes is not, issue 20, item 14)."""
+    byes is not)."""
     built: list[Pod] = []
     for table, group in enumerate(snake_pods(ordered, len(ordered) // FINAL_SIZE), start=1):
         seats = tuple(sorted(group, key=lambda pid: _seed(seed_of, pid)))  # MP-SEAT-1

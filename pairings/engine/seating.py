@@ -1,4 +1,4 @@
-"""Table numbers after pairing: fixed seats and the tables they reserve (issue 23, item 3).
+"""Table numbers after pairing: fixed seats and the tables they reserve.
 
 Pairing decides who meets; numbering decides where. The pairing engines number their
 tables 1, 2, … in bracket order (P-SW-8: table 1 holds the highest bracket; pods the

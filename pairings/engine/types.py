@@ -54,7 +54,7 @@ class Pairing:
 #: Setters of the slots of :class:`Pairing`, in field order. A frozen dataclass's
 #: ``__init__`` stores each field through ``object.__setattr__``; building a round of
 #: 4,096 players, ``swiss`` makes its 2,048 tables with ``object.__new__(Pairing)`` and
-#: these setters in about half the time (issue 12). The result is an ordinary ``Pairing``.
+#: these setters in about half the time. The result is an ordinary ``Pairing``.
 PAIRING_SLOTS = tuple(
     Pairing.__dict__[name].__set__ for name in ("table", "players", "why", "pair_down", "rematch")
 )

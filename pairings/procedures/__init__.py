@@ -42,11 +42,11 @@ def group_next_step(group: Group) -> Step:
     else ask each of its stages in turn (``tournaments.procedures.group_stages``); the
     first that is not over says what comes next, with the stage that pairs it. Before
     round 1 of an event whose check-in is not closed (``services.checkin.checkin_pending``)
-    it waits for Close check-in: nothing is paired (issue 20, item 4)."""
+    it waits for Close check-in: nothing is paired."""
     last = group.last
     if last is not None and last.status != RoundStatus.COMPLETE:
         return Step(StepKind.WAIT, last.number, wait_message(last), last)
-    if last is None and checkin_pending(group.event):  # issue 20, item 4
+    if last is None and checkin_pending(group.event):
         wait = gettext_storable(
             "Close check-in first: it removes the absent players and sets the rounds."
         )

@@ -70,7 +70,7 @@ def cut_players(event: Event, division: Division) -> list[Registration]:
 def _decklist_notes(event: Event, seeds: Sequence[Registration]) -> list[str]:
     """P-POST-5: in a Championship Point event, warn when a cut player has no deck list."""
     missing = [r.player.name for r in seeds if r.decklist_received_at is None]
-    if not event.collects_decklists or not missing:  # issue 23, item 5
+    if not event.collects_decklists or not missing:
         return []
     return [f"Deck list missing for {len(missing)} cut player(s): {', '.join(missing)}."]
 

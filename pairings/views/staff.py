@@ -55,7 +55,7 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         "divisions": divisions_for_event(event),
         "groups": groups,
         "rounds": rounds_for_staff(event),
-        # issue 20 item 7: each group's first table, and the rounds "Start all" starts
+        # each group's first table, and the rounds "Start all" starts
         "first_tables": dict(event.groups.values_list("key", "first_table")),
         "to_start": rounds_to_start(event),
         # P-POST-5: deck lists of the players about to make the top cut.
@@ -64,8 +64,8 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
         ],
         **_checkin_context(event),
     }
-    # issue 13: what the event needs now, and when the day is expected to end
-    # issue 20: the "check the players in" prompt stays until check-in is closed
+    # what the event needs now, and when the day is expected to end
+    # the "check the players in" prompt stays until check-in is closed
     checkin_prompt = bool(context["checkin_open"]) and event.checkin_closed_at is None
     context["next_step"] = what_next(
         event, [state for state, _ in groups], checkin_open=checkin_prompt
@@ -132,7 +132,7 @@ def checkin_close(request: HttpRequest, event: Event) -> HttpResponse:
     A GET (the confirmation page reloaded, its address opened) goes back to the
     dashboard's check-in box, where closing starts again: nothing is closed by a GET.
 
-    Issue 20, item 5: when players are not checked in (or dropped before round 1), the
+    When players are not checked in (or dropped before round 1), the
     answer is a page listing them, whose button posts here again with their ids
     (``absent``) and ``confirm_absent``; closing then removes exactly them (the service
     refuses when the list changed meanwhile)."""
@@ -210,7 +210,7 @@ def pair(request: HttpRequest, event: Event) -> HttpResponse:
 def _under_way(run: BackgroundRun) -> str:
     """The message for a run already going, e.g. "Pairing Masters already under way
     (started by ann at 10:42)." (local time), followed by the run's note when it has one
-    (e.g. sent again by this "Try again" after no worker answered, issue 21, item 5)."""
+    (e.g. sent again by this "Try again" after no worker answered)."""
     who = run.requested_by.get_username() if run.requested_by else gettext("the system")
     at = timezone.localtime(run.created_at)
     text = gettext("Pairing %(group)s already under way (started by %(who)s at %(at)s).") % {

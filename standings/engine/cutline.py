@@ -1,5 +1,5 @@
 """Who is already in a cut, who cannot make it, and which final records depend on the
-other results and tiebreakers: proven on match points alone (issue 24, item 1).
+other results and tiebreakers: proven on match points alone.
 
 A *cut* takes ``places`` players of one division (a top cut, P-TC-1; a flight's share of
 it, P-FL-5; Day 2's top 32, P-D2-1) and, for Day 2, everyone with at least ``qualify``
@@ -115,7 +115,9 @@ def surely_above(points: int, others: Sequence[Contender]) -> int:
     return sum(1 for c in others if c.eligible and c.match_points > points)
 
 
-def player_verdict(player: Contender, others: Sequence[Contender], cut: Cut, field: Field) -> Verdict:
+def player_verdict(
+    player: Contender, others: Sequence[Contender], cut: Cut, field: Field
+) -> Verdict:
     """IN, OUT or OPEN for ``player`` (module notes); ``others``: the rest of the
     division. A player who cannot take a place is OUT. Implements P-TC-1, P-D2-1 (as
     bounds on match points)."""

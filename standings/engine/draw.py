@@ -6,7 +6,7 @@ alphabetically, so registration ids ``"9"``, ``"10"`` keep their numeric order â
 shuffled with ``random.Random(seed)``. The draw therefore depends only on the seed and on
 the players' relative order, not on the id values: an event exported and imported again
 (``export_event`` writes players by registration id; an import numbers them anew in that
-order) draws the same order for the same seed (issue 11).
+order) draws the same order for the same seed.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The event option that places dropped players below the active players with the same
-points (issue 24, item 4), as Limitless does. (Wizards Event Reporter does not: the shared
+points, as Limitless does. (Wizards Event Reporter does not: the shared
 real WER file ranks its dropped players by their tiebreakers, so ``import_wer`` leaves the
 option off.)
 

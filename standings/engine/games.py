@@ -27,7 +27,7 @@ MATCH_POINTS_WIN, MATCH_POINTS_DRAW = 3, 1
 
 def gettext_noop(text: str) -> str:
     """Marks ``text`` for the translation catalogue (Django's makemessages picks up this
-    name) without translating it: the engine never imports Django (issue 13)."""
+    name) without translating it: the engine never imports Django."""
     return text
 
 
@@ -135,7 +135,7 @@ def validate_game_record(
 def recorded_verdict(
     record: GameRecord, *, elimination: bool = False, winner: int | None = None
 ) -> Verdict:
-    """The match result an official record stands for, counted as recorded (issue 11).
+    """The match result an official record stands for, counted as recorded.
 
     The standings engines count every game record the way the official software counted
     it: the player with more game wins won the match, equal game wins is a drawn match —

@@ -6,7 +6,7 @@ opponents' game-win % (OGW); then a random order drawn from ``random.Random(seed
 * **Match points** (M-PTS-1): 3 per win, 1 per draw, 0 per loss; a bye is a 2-0 win
   (3 match points, 6 game points over 2 games). Double and late-entry losses score 0; a
   late-entry loss is recorded 0-2 in games, like a match loss.
-* **Best-of-1** (``best_of=1``, issue 24 item 3): a bye is a 1-0 win (3 game points over
+* **Best-of-1** (``best_of=1``): a bye is a 1-0 win (3 game points over
   1 game), as melee.gg publishes it; a late-entry loss 0-1.
 * **MW%** (M-TB-1): match points ÷ (3 × rounds played, byes included), floor ``mwp_floor``.
 * **GW%** (M-TB-2): game points ÷ (3 × games played), floor ``mwp_floor``; game points
@@ -65,7 +65,7 @@ class MtgStandingRow:
     All percentages are exact Fractions 0..1. game_points / games: the GW% numerator
     (game points) and games played, over the records used for the tiebreakers.
     unrecorded: of those records, the matches counted without a game record (an imported
-    match result only, issue 24 item 6): their games are in neither GW% part.
+    match result only): their games are in neither GW% part.
     """
 
     place: int | None
@@ -101,7 +101,7 @@ class _Tally:
     game_points: int = 0
     games: int = 0
     opponents: list[str] = field(default_factory=list)
-    unrecorded: int = 0  # matches without a game record (issue 24, item 6)
+    unrecorded: int = 0  # matches without a game record
 
     def add(self, points: int, result: int, games: GameRecord, opponent: str | None) -> None:
         """One round: ``result`` 1 win, 0 draw, -1 loss; ``games`` seen from this player."""
@@ -164,7 +164,7 @@ def mtg_standings(
         divides by the rounds played). matches: Swiss results of any rounds; only
         ``1 <= round <= rounds`` count, PENDING ignored. A WIN or DRAW's ``games`` (W-L-D
         for ``players[0]``, M-MATCH-1) must agree with its result; a match without
-        ``games`` (an imported result only, issue 24 item 6) counts for match points, MW%
+        ``games`` (an imported result only) counts for match points, MW%
         and OMW, not for GW% (the rows' ``unrecorded``).
     mwp_floor: 0.33 (MTR, WER) or 1/3 (melee.gg), R-7. playoffs: the single-elimination
         matches, used only when ``playoffs_in_tiebreakers`` (R-8); no draws (M-SE-2).
@@ -276,7 +276,7 @@ def _single(tallies: dict[str, _Tally], m: MatchRecord, best_of: int) -> None:
 
 def _decided(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool) -> None:
     """A WIN or DRAW with its game record, checked against the result; without one (an
-    imported match result only, issue 24 item 6) :func:`_unrecorded`."""
+    imported match result only) :func:`_unrecorded`."""
     a, b = m.players
     where = f"round {m.round}, {a} vs {b}"
     if m.outcome == Outcome.WIN and m.winner not in m.players:
@@ -303,7 +303,7 @@ def _decided(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool) -> N
 
 
 def _unrecorded(tallies: dict[str, _Tally], m: MatchRecord, elimination: bool, where: str) -> None:
-    """A WIN or DRAW recorded without its games (issue 24, item 6): match points, MW% and
+    """A WIN or DRAW recorded without its games: match points, MW% and
     OMW count it exactly (M-PTS-1, M-TB-1, M-TB-3); it adds no game to GW% (M-TB-2), which
     then counts the games known; each player's ``unrecorded`` says how many such matches
     they have. A draw in single elimination is refused (M-SE-2)."""

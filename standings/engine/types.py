@@ -120,7 +120,7 @@ def new_row(
     """``StandingRow(...)`` with every field given in order, built in half the time.
 
     A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__``;
-    this sets the slots directly, which matters for 4,096 rows (issue 12). The result is
+    this sets the slots directly, which matters for 4,096 rows. The result is
     an ordinary, equal ``StandingRow``.
     """
     row = object.__new__(StandingRow)

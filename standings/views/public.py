@@ -26,7 +26,7 @@ from ..services import standings_latest
 @prebuilt(standings_page)
 def standings(request: HtmxRequest, slug: str) -> HttpResponse:
     """The latest standings: place, record, match points, OWP and OOWP (P-TB-8), each name
-    a link to the player's tiebreaker receipt (issue 24, item 2): the prebuilt response
+    a link to the player's tiebreaker receipt: the prebuilt response
     when stored (no query, ``tournaments.views.prebuilt``), else rendered, 3 queries (one
     more for the receipt links when the tables are not in the template cache)."""
     event = public_event_or_404(request, slug)
@@ -35,7 +35,7 @@ def standings(request: HtmxRequest, slug: str) -> HttpResponse:
     context["snapshot"] = snapshot
     context["divisions"] = standings_for_public(snapshot.data) if snapshot else []
     context["receipt_links"] = SimpleLazyObject(lambda: receipt_links(event))  # read if shown
-    # issue 24, item 1: the cut-line outlook of these standings, once computed (1 query)
+    # the cut-line outlook of these standings, once computed (1 query)
     stored = CutOutlook.objects.filter(snapshot=snapshot).first() if snapshot else None
     context["outlook"] = outlook_for_public(stored.data) if stored else None
     context["outlook_id"] = stored.pk if stored else 0

@@ -1,4 +1,4 @@
-"""Tiebreaker receipt pages (issue 24, item 2), phone-first: how one player's tiebreaker
+"""Tiebreaker receipt pages, phone-first: how one player's tiebreaker
 columns were counted, opponent by opponent, and how they moved since the previous round.
 
 Two addresses, one page: ``public:receipt`` (``/e/<event>/standings/player/<id>/``, the

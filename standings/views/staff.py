@@ -41,7 +41,7 @@ def standings(request: HtmxRequest, event: Event) -> HttpResponse:
         "versions": versions,
         "snapshot": snapshot,
         "divisions": standings_for_public(snapshot.data) if snapshot else [],
-        "receipt_links": receipt_links(event) if snapshot else {},  # issue 24, item 2
+        "receipt_links": receipt_links(event) if snapshot else {},
     }
     return render(request, "standings/staff/standings.html", context)
 
@@ -54,7 +54,7 @@ def standings_retry(request: HttpRequest, event: Event) -> HttpResponse:
     run, created = standings_request(event=event, by=request.user)
     if created:
         messages.success(request, gettext("Standings are being computed again."))
-    else:  # with the run's note: e.g. sent again after no worker answered (issue 21, item 5)
+    else:  # with the run's note: e.g. sent again after no worker answered
         text = gettext("Standings are already being computed.")
         messages.info(request, f"{text} {shown(run.note)}" if run.note else text)
     return redirect("staff:standings", event.slug)

@@ -1,4 +1,4 @@
-/* Live pages (issue 19; tournaments.live): an open page follows its event without a reload.
+/* Live pages (tournaments.live): an open page follows its event without a reload.
 
    The page's <main> names its stream (hx-ext="sse" sse-connect="…/live/?public=12"): the
    versions it shows are in the query string. Elements refresh themselves on the topics

@@ -22,7 +22,7 @@
       id_swiss_rounds: button.dataset.fillRounds,
       id_top_cut_size: button.dataset.fillCut,
       id_day2_rounds: button.dataset.fillDay2,  // P-RT-2 two-day table
-      // issue 20, item 13: every planned division's own rounds and cut ("senior:3:2,…")
+      // every planned division's own rounds and cut ("senior:3:2,…")
       id_division_structure: button.dataset.fillDivisions
     };
     Object.keys(fill).forEach(function (id) {

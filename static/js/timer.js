@@ -3,7 +3,7 @@
    its limit (data-limit-s, absent when untimed); a paused clock (data-paused) shows the
    server's frozen time and does not count, nor does the clock of a complete round
    (data-complete: the time when its last result came in). A ".live-clock" element
-   (issue 23: the floor board's waiting times and each table's time used) is its own
+   (the floor board's waiting times and each table's time used) is its own
    value and counts up from its data-started-ms the same way. The page carries the server's "now"
    (data-server-ms); the offset between it and this device's clock is measured when the
    page (or its refreshed part) arrives, so a phone or projector with a wrong clock still

@@ -1,7 +1,7 @@
-"""Accessibility (issue 13, item 7): axe-core (bundled by axe-playwright-python, never
+"""Accessibility: axe-core (bundled by axe-playwright-python, never
 fetched at test time) finds no violation on any public or staff page, in English and in
 Spanish, on a 390 × 844 phone and a 1366 × 900 laptop; and no page logs a console error
-(issue 19, item 5: htmx filters the Content-Security-Policy forbids logged two on every
+(htmx filters the Content-Security-Policy forbids logged two on every
 public page).
 
 The pages are those of ``tests.page_tour`` (the URL patterns walked over four played

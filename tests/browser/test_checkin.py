@@ -1,4 +1,4 @@
-"""Check-in in a real browser (issue 20, items 4 and 5): a scorekeeper on a 390-px phone
+"""Check-in in a real browser: a scorekeeper on a 390-px phone
 finds players by a name typed without accents or by their ID and checks them in with one
 tap each; a player checks themselves in on their private page; closing check-in lists
 the one absentee and removes them, and only then is round 1 offered."""

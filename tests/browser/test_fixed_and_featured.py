@@ -1,4 +1,4 @@
-"""Fixed seats and featured tables as they are lived (issue 23, items 3 and 4).
+"""Fixed seats and featured tables as they are lived.
 
 Actors, each a browser context of its own, kept open across two rounds: the organiser on
 a laptop; a phone on the public pairings page; a Spanish phone on the public event page;

@@ -37,7 +37,7 @@ def test_M_MATCH_1_scorekeeper_on_a_phone_enters_2_1_and_an_intentional_draw_the
     phone.goto(f"{live_server.url}/e/{ev.slug}/staff/rounds/{rnd.pk}/")
     expect(phone.locator("#results-missing")).to_have_text("3")
     rows = phone.locator("li.match")
-    # Issue 20, items 11 and 14: six quick scores in equal columns, a compact card.
+    # six quick scores in equal columns, a compact card.
     widths = (
         rows.nth(2)
         .locator(".quick button")

@@ -1,4 +1,4 @@
-"""Judge calls on the floor (issue 23, items 1 and 2), lived by four actors at once, each
+"""Judge calls on the floor, lived by four actors at once, each
 a browser context of its own kept open from start to end (nothing is reloaded):
 
 - a player's phone (390 × 844) on their private page calls a judge;

@@ -1,11 +1,11 @@
-"""An event as it is lived (issue 19): staff run two rounds on a laptop while phones kept
+"""An event as it is lived: staff run two rounds on a laptop while phones kept
 open from before round 1 to the final standings follow it without a reload.
 
 Actors, each a browser context of its own: the organiser (1280 × 800); a phone on the
 public pairings page; a phone on Player 001's private page; a Spanish phone on Player
 002's private page (his opponent in round 1); a phone on the public standings page. Every
 phone is marked at load (``window.liveMark``): the mark still being there at the end
-proves nothing was reloaded. No page may log a console error (issue 19, item 5).
+proves nothing was reloaded. No page may log a console error.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def test_phones_kept_open_follow_two_rounds_to_the_final_standings(live_server, 
     expect(elena.locator("#standing")).to_contain_text("1-0-0")
     expect(pablo.locator("#standing")).to_contain_text("0-1-0")
 
-    # Between rounds: the pages keep following (issue 19: they stopped here before).
+    # Between rounds: the pages keep following (they stopped here before).
     page.goto(f"{base}/staff/")
     page.get_by_role("button", name="Pair next round").click()
     expect(page.get_by_role("button", name="Publish pairings")).to_be_visible()

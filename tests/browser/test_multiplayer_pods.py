@@ -56,7 +56,7 @@ def test_22_player_pod_event_runs_two_rounds_and_a_top_10_cut(live_server, page,
     pair_publish_start(page, dashboard)
     seat_counts = [page.locator("li.match.pod").nth(i).locator("li.seat").count() for i in range(6)]
     assert seat_counts == [4, 4, 4, 4, 3, 3]
-    # Issue 20, item 14: the shared draw takes the card's whole width, not one column.
+    # the shared draw takes the card's whole width, not one column.
     draw = page.locator("li.match.pod").first.locator("fieldset.pod-draw")
     share = draw.evaluate(
         "f => f.getBoundingClientRect().width / f.parentElement.getBoundingClientRect().width"

@@ -1,4 +1,4 @@
-"""Issue 21, item 1: one phone that opens both players' links from a printed slip and
+"""One phone that opens both players' links from a printed slip and
 reports both sides sends the table to the staff, never records it, and cannot drop the
 opponent; two phones that agree are recorded as before."""
 

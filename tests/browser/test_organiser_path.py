@@ -37,7 +37,7 @@ def test_organiser_creates_an_event_pairs_round_1_and_enters_every_result(live_s
     expect(page.get_by_text("Added 8 players.")).to_be_visible()
 
     page.get_by_role("link", name="Dashboard").first.click()
-    # issue 20: round 1 waits for Close check-in (nobody ticked: everyone counts present)
+    # round 1 waits for Close check-in (nobody ticked: everyone counts present)
     page.get_by_role("button", name="Close check-in").click()
     expect(page.get_by_text("Check-in closed.")).to_be_visible()
     page.get_by_role("button", name="Pair next round").click()

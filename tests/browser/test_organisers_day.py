@@ -1,4 +1,4 @@
-"""An organiser's day on a Pokémon event in three divisions, as it is lived (issue 20):
+"""An organiser's day on a Pokémon event in three divisions, as it is lived:
 the traps a newcomer met, walked through by several people at once.
 
 Actors, each a browser context of its own, kept open through the day: the organiser's

@@ -1,4 +1,4 @@
-"""Issue 13 items 3, 6 and 8 in a real browser: a player on a 360-px phone reads their
+"""in a real browser: a player on a 360-px phone reads their
 place, opponents and table; the standings fit that phone; the planner shows a schedule
 for 600 Masters whose finish moves when a round runs long; the help pages. Every page
 this work changed is photographed at 390 × 844 and 1366 × 900

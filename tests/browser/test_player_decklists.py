@@ -1,4 +1,4 @@
-"""Deck lists from players in a real browser (issue 23, item 5), several people at once.
+"""Deck lists from players in a real browser, several people at once.
 
 Actors, each a browser context of its own, kept open throughout: the organiser's laptop
 on the staff Deck lists page; Ana's phone (390 × 844, in Spanish) on her private page;

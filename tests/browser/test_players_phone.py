@@ -1,4 +1,4 @@
-"""The staff players page on a 390-px phone (issue 13): every row's actions, the Drop
+"""The staff players page on a 390-px phone: every row's actions, the Drop
 button last, stay on screen — no column is cut off or pushed into a sideways scroll —
 in English and in Spanish, with the widest set of columns (birth year, division picker,
 deck list)."""

@@ -34,7 +34,7 @@ def test_match_slips_print_with_a_readable_qr_code_of_the_players_report_link(li
     expect(first).to_contain_text("Table 1")
     expect(first).to_contain_text("Record 0-0-0")
 
-    # issue 21: each player's name, link and QR code on their own tear-off strip
+    # each player's name, link and QR code on their own tear-off strip
     expect(first.locator(".cut-here")).to_have_text("✂ Cut here · keep your half")
     stubs = first.locator(".slip-stub")
     expect(stubs).to_have_count(2)

@@ -1,4 +1,4 @@
-"""Issue 20, item 14 in a real browser: the projector clock full screen at 1920 × 1080;
+"""in a real browser: the projector clock full screen at 1920 × 1080;
 the audit page on a 390-px phone (pages of 100 rows as cards, nothing sideways); the
 public standings headings over their columns on a 390-px phone; the staff round clock
 stopping when the round completes."""

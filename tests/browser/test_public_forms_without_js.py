@@ -1,4 +1,4 @@
-"""Every public form works in a real browser with JavaScript off (issue 20, item 1): the
+"""Every public form works in a real browser with JavaScript off: the
 pairings search, the language switcher, a player's report and a player's drop on their
 private link. The private page's referrer policy (``same-origin``) lets the browser send
 its real ``Origin``: with ``no-referrer`` it sent ``Origin: null`` and Django's CSRF check
@@ -54,7 +54,7 @@ def test_every_public_form_works_with_javascript_off(live_server, browser):
 
 @pytest.mark.django_db(transaction=True)
 def test_check_in_forms_work_with_javascript_off(live_server, browser):
-    """The forms issue 20 added for players: "Check in" on the private page, and the door
+    """The forms  added for players: "Check in" on the private page, and the door
     page a QR code opens (player ID and birth year)."""
     organiser = factories.user("olivia")
     event = factories.event(by=organiser, checkin_step=True)

@@ -1,4 +1,4 @@
-"""Tiebreaker receipts on a phone (issue 24, item 2): a player taps their name on the
+"""Tiebreaker receipts on a phone: a player taps their name on the
 public standings and reads their receipt — every opponent with the percentage counted for
 them, the floors by rule, how the columns moved since the previous round — on a 390-px
 screen, nothing pushed sideways; then opens an opponent's receipt from it. In English

@@ -1,4 +1,4 @@
-"""The round clock of a Magic event in a real browser (issue 9, part 4): a phone on the
+"""The round clock of a Magic event in a real browser: a phone on the
 projector page sees the clock count down by the server's clock; the organiser pauses it
 on the staff round page and the phone's clock shows "Paused" and stops."""
 

@@ -1,4 +1,4 @@
-"""Issue 9, done when: an organiser creates an 8-player Magic event from "New event" on a
+""", done when: an organiser creates an 8-player Magic event from "New event" on a
 390 × 844 phone and runs it to final standings showing OMW %, GW %, OGW % on every row,
 with the round clock running; the same for a best-of-3 wins-against event with its
 columns (wins against, game wins, win %)."""
@@ -45,7 +45,7 @@ def _create_event(page, url: str, ruleset: str, name: str, expected: str) -> str
     page.locator("#import-players").get_by_role("button", name="Preview").click()
     page.locator("#confirm-players").get_by_role("button", name="Add these 8 players").click()
     expect(page.get_by_text("Player 08").first).to_be_visible()
-    # issue 20: a new event is a draft; published, its projector and phone pages open.
+    # a new event is a draft; published, its projector and phone pages open.
     page.goto(f"{url}/e/{slug}/staff/team/")
     page.locator("#listing").get_by_role("button", name="Publish").click()
     expect(page.get_by_text("is published: on the home page for everyone")).to_be_visible()
@@ -71,7 +71,7 @@ def _run_to_the_end(page, browser, url: str, slug: str) -> int:
     name on them) until the dashboard has nothing left to pair. Returns rounds played."""
     played = 0
     page.goto(f"{url}/e/{slug}/staff/")
-    if page.get_by_role("button", name="Close check-in").count():  # issue 20: round 1 waits
+    if page.get_by_role("button", name="Close check-in").count():  # round 1 waits
         page.get_by_role("button", name="Close check-in").click()
         expect(page.get_by_text("Check-in closed.")).to_be_visible()
     for _ in range(12):

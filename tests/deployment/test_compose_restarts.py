@@ -1,4 +1,4 @@
-"""docker-compose.yml keeps the application running (issue 21, item 5): web, live, worker
+"""docker-compose.yml keeps the application running: web, live, worker
 and beat restart unless stopped; web is checked over HTTP and the worker by a Celery ping
 (the compose file is not run by the test suite: no Docker engine here, docs/operations.md "Docker")."""
 

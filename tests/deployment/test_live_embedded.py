@@ -1,4 +1,4 @@
-"""Issue 19: on the embedded default (``make run``: SQLite, no Redis, the development
+"""On the embedded default (``make run``: SQLite, no Redis, the development
 server), a round published by ``manage.py pair SLUG --publish`` — another process — reaches
 the running server's open pages within seconds, and its pages on reload.
 

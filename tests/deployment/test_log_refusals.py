@@ -1,4 +1,4 @@
-"""A refused request is one log line, not a traceback (issue 20, item 14)."""
+"""A refused request is one log line, not a traceback."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Login throttling (issue 14, item 6; issue 21, item 8): django-axes locks a (username,
+"""Login throttling (item 6): django-axes locks a (username,
 address) pair, and an address, after LOGIN_FAILURE_LIMIT failed logins for
 LOGIN_COOLOFF_MINUTES — never a username alone, so a guessed username cannot keep its owner
 out from another address — says so on the login page, and records every attempt where the
@@ -49,7 +49,7 @@ def test_sixty_wrong_passwords_lock_the_address_and_the_right_one_is_refused_the
 
 @pytest.mark.django_db
 def test_a_guessed_username_still_logs_in_from_another_address_while_one_is_locked(client):
-    """Issue 21, item 8: the lock is on (username, address) and on the address, never on
+    """The lock is on (username, address) and on the address, never on
     the username alone."""
     factories.user("olivia")
     for n in range(60):

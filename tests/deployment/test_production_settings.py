@@ -1,4 +1,4 @@
-"""Production settings (issue 14, item 7): no start with DEBUG off and no SECRET_KEY,
+"""Production settings: no start with DEBUG off and no SECRET_KEY,
 HTTPS settings from the environment, `check --deploy` clean with the documented production
 environment, a Content-Security-Policy, and HEAD on public pages."""
 

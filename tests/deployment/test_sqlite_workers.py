@@ -1,4 +1,4 @@
-"""SQLite beside a Celery worker (issue 14, item 9): with REDIS_URL set and no DATABASE_URL
+"""SQLite beside a Celery worker: with REDIS_URL set and no DATABASE_URL
 the web server and the worker write the same SQLite file. The settings open it in WAL mode
 with IMMEDIATE transactions and a 20 s busy timeout, so two processes writing at once
 wait for each other instead of failing with "database is locked"."""

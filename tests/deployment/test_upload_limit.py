@@ -1,4 +1,4 @@
-"""One upload limit everywhere (issue 21, item 9): ``UPLOAD_MAX_BYTES`` is the file limit
+"""One upload limit everywhere: ``UPLOAD_MAX_BYTES`` is the file limit
 of the upload pages and import commands, the body limit the application refuses from
 ``Content-Length`` before reading the body (413), and nginx's ``client_max_body_size``."""
 

@@ -1,4 +1,4 @@
-"""Best-of-1 Magic (issue 24, item 3): the ``match_length`` option of ``mtg``, the game
+"""Best-of-1 Magic: the ``match_length`` option of ``mtg``, the game
 records a best-of-1 match can hold, and a bye counted as one game won of one, as melee.gg
 publishes it (M-MATCH-1, M-PTS-1, M-PTS-2, M-TB-2, M-TB-4, R-7). No database."""
 

@@ -1,4 +1,4 @@
-"""Deck lists read and checked without a card database (issue 23, item 5;
+"""Deck lists read and checked without a card database (
 ``rulesets.decklists``, ``rulesets.deck_rules``): the lines players paste, set codes
 tolerated, section headers, and each game's rules — Pokémon exactly 60 with at most 4 of
 a name except basic Energy; Magic a main deck of 60 or more, a sideboard of at most 15,

@@ -1,5 +1,5 @@
 """Dropped players below the active players with the same points: the event option of
-issue 24, item 4 (``standings.engine.drops``). No database."""
+(``standings.engine.drops``). No database."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engines' fast paths (issue 12 part 3) build the same values as the plain ones."""
+"""The engines' fast paths build the same values as the plain ones."""
 
 from __future__ import annotations
 

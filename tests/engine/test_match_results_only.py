@@ -1,4 +1,4 @@
-"""Magic match results without game records (issue 24, item 6): the MTG standings count
+"""Magic match results without game records: the MTG standings count
 such a match exactly for match points, MW% and OMW, and GW% and OGW from the games that
 are known (M-PTS-1, M-TB-1…4). No database."""
 

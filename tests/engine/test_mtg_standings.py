@@ -324,7 +324,7 @@ def test_M_SE_1_draft_playoff_pairs_seat_1_v_5_and_their_winner_meets_3_v_7() ->
 
 
 def test_a_match_without_games_counts_its_result_and_no_game() -> None:
-    # Issue 24, item 6: an imported match result without a game record (live slips still
+    # an imported match result without a game record (live slips still
     # need one, ``tournaments.services``); see tests/engine/test_match_results_only.py.
     entrants = [Entrant("a"), Entrant("b")]
     rows = mtg_standings(entrants, [MatchRecord(1, ("a", "b"), Outcome.WIN, "a")], rounds=1)

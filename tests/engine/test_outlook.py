@@ -1,4 +1,4 @@
-"""The cut-line outlook's simulation against the exact answer (issue 24, item 1).
+"""The cut-line outlook's simulation against the exact answer.
 
 The exact answer enumerates every remaining pairing draw and result of a small event
 with the project's own pairing engine (``pair_swiss``, every shuffle of every bracket,
@@ -29,6 +29,7 @@ from pairings.engine.outlook import (
     outlook,
     outlook_players,
     record_label,
+    simulations_for,
 )
 from pairings.engine.swiss import pair_swiss
 from pairings.engine.types import SwissPlayer
@@ -50,7 +51,12 @@ ROUND_2 = [win(2, "1", "3"), MatchRecord(2, ("5", "7"), Outcome.DRAW), win(2, "2
 ROUND_2 += [win(2, "6", "8")]
 ROUND_2_PLAIN = [win(2, "1", "3"), win(2, "5", "7"), win(2, "2", "4"), win(2, "6", "8")]
 # Player 8 drops after round 1: seven play on, one bye a round (P-SW-5).
-ROUND_2_ODD = [win(2, "1", "3"), win(2, "7", "5"), win(2, "2", "4"), MatchRecord(2, ("6",), Outcome.BYE, "6")]
+ROUND_2_ODD = [
+    win(2, "1", "3"),
+    win(2, "7", "5"),
+    win(2, "2", "4"),
+    MatchRecord(2, ("6",), Outcome.BYE, "6"),
+]
 
 
 class Scripted(random.Random):
@@ -303,6 +309,7 @@ def test_the_outlook_is_seeded_and_reproducible():
     assert first.cuts[0].players != outlook(field, plan, seed=6, simulations=3_000).cuts[0].players
     assert first.simulations == 3_000 and first.seed == 5
     assert SIMULATIONS >= 10_000
+    assert simulations_for(800) == SIMULATIONS and simulations_for(8) > SIMULATIONS
 
 
 def test_P_D2_1_nineteen_points_make_day_2_and_at_least_32_players_go():
@@ -330,7 +337,9 @@ def test_a_win_next_round_that_proves_the_cut_says_so():
     9 points, which at most one other player can reach."""
     entrants = entrants_dropping(("3", "7"), 2)
     (cut,) = outlook(
-        outlook_players(entrants, ROUND_1 + ROUND_2_PLAIN, measure=POKEMON, points_win=3, points_tie=1),
+        outlook_players(
+            entrants, ROUND_1 + ROUND_2_PLAIN, measure=POKEMON, points_win=3, points_tie=1
+        ),
         OutlookPlan(rounds_left=1, cuts={"open": 2}, rounds_total=3),
         seed=1,
         simulations=1_000,

@@ -1,4 +1,4 @@
-"""Infractions as ruleset data and repeated infractions (issue 23, item 6): pure, no
+"""Infractions as ruleset data and repeated infractions: pure, no
 database. RULES.md is silent on penalties; the names are the Play! Pokémon penalty
 guidelines' categories and the Magic Infraction Procedure Guide's."""
 

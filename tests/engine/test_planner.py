@@ -1,4 +1,4 @@
-"""The event planner (pairings.engine.planner, issue 13 item 8): structure from the round tables
+"""The event planner (pairings.engine.planner): structure from the round tables
 (P-RT-1, P-RT-2, P-FL-1, P-FL-2) and the schedule with its estimated finish. Pure, no
 database."""
 
@@ -91,7 +91,7 @@ def test_divisions_play_side_by_side_the_largest_sets_the_rounds():
         ("senior", 5, 2),
     ]  # a division of one player is left out of the plan, but its player makes the event
     # age-modified (P-AGE-3), so Seniors get the Masters' share: 8/100 × 20 → top 2
-    # (P-AGE-5), as closing check-in applies (issue 20, item 13; it said top 4 before)
+    # (P-AGE-5), as closing check-in applies (it said top 4 before)
     assert [s.phase for s in p.slots] == ["swiss"] * 7 + ["top-cut"] * 3
     assert p.tables_needed == 60
 
@@ -157,7 +157,7 @@ def test_no_division_of_two_players_is_refused():
         plan(POKEMON, {"masters": 1}, start=NINE)
 
 
-# --- issue 20, item 13: one source of truth with check-in; tables without byes ---------
+# --- one source of truth with check-in; tables without byes ---------
 
 
 def structure(p) -> list[tuple[str, int, int]]:

@@ -125,7 +125,7 @@ def test_MP_SE_1_first_round_of_each_small_cut(cut, byes, pods):
 
 
 def test_MP_SE_1_a_first_round_of_one_pod_beside_byes_is_not_the_final():
-    """Issue 20, item 14: top 7 plays seeds 4-7 in one pod first; the final comes after."""
+    """Top 7 plays seeds 4-7 in one pod first; the final comes after."""
     played = pod_cut_first_round(seeded(7))
     assert played.pods[0].why == "top cut: seeds 4, 5, 6, 7"
     assert pod_cut_first_round(seeded(4)).pods[0].why == "top cut final: seeds 1, 2, 3, 4"

@@ -1,4 +1,4 @@
-"""Tiebreaker receipts of the standings engines (issue 24, item 2): hand-checked cases
+"""Tiebreaker receipts of the standings engines: hand-checked cases
 naming the rule of every floor, cap, freeze, bye and virtual opponent shown, and the
 property that a receipt always adds up to the standings' own value."""
 

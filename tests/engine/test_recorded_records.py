@@ -1,4 +1,4 @@
-"""Official records counted as recorded (issue 11): the standings engines count a game
+"""Official records counted as recorded: the standings engines count a game
 record the live rules refuse (a 3-0 in a best-of-3, a best-of-5 final's 3-2) the way the
 official software did, and refuse only a record that contradicts its result."""
 

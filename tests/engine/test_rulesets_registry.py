@@ -1,4 +1,4 @@
-"""The ruleset registry (issue 9): every ruleset is one pure module declaring what
+"""The ruleset registry: every ruleset is one pure module declaring what
 differs, and the declarations say what docs/rules.md and docs/interfaces.md say."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Table numbers after pairing with fixed seats (issue 23, item 3; P-SW-8 bracket order):
+"""Table numbers after pairing with fixed seats (P-SW-8 bracket order):
 ``pairings.engine.seating``. Hand-checked cases, then hypothesis properties. No database."""
 
 from __future__ import annotations

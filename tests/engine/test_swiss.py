@@ -92,7 +92,7 @@ def test_P_SW_3_odd_bracket_pairs_one_player_down_into_the_next_bracket():
 
 
 def test_P_SW_3_a_pair_down_from_a_tie_says_one_point():
-    """Issue 20, item 14: "paired down from 1 point", never "1 points"."""
+    """ "paired down from 1 point", never "1 points"."""
     players = [player("a0", 1), player("b0", 0), player("b1", 0), player("b2", 0)]
     result = pair(players)
     assert [p.why for p in result.pairings] == ["paired down from 1 point", "same record"]

@@ -70,7 +70,7 @@ def test_P_AGE_1_division_override_before_round_1_only(organiser):
     ev = age_event(organiser, {"junior": 4, "senior": 4})
     reg = ev.registrations.filter(division__code="junior").first()
     senior = ev.divisions.get(code="senior")
-    with pytest.raises(InvalidInput, match="Put in Senior anyway"):  # issue 20 item 3
+    with pytest.raises(InvalidInput, match="Put in Senior anyway"):
         services.registration_set_division(registration=reg, division=senior, by=organiser)
     services.registration_set_division(
         registration=reg, division=senior, by=organiser, confirm=True
@@ -155,7 +155,7 @@ def test_P_AGE_3_each_division_has_its_winner_in_final_standings(organiser):
         "Junior",
         "Senior",
         "Masters",
-    ]  # age order (issue 20, item 14)
+    ]  # age order
     assert all(name.lower().startswith(label.lower()) for label, name in winners)
 
 

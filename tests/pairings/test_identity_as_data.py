@@ -1,4 +1,4 @@
-"""Identity as data (issue 10, part 3): a pairing group's divisions, flight, phase and
+"""Identity as data: a pairing group's divisions, flight, phase and
 parent, a match's kind and a cut's seeds are stored when they are made, and nothing is
 read back from a group's key or a match's explanation (``why`` is for people only)."""
 

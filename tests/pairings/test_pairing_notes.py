@@ -85,7 +85,7 @@ def test_P_SW_9_repair_adds_its_explanation_to_the_notes(event8, organiser):
     round_repair(round=r2, by=organiser, seed=5, fingerprint=preview.fingerprint)
     r2.refresh_from_db()
     assert r2.notes == [f"Re-paired: {w}" for w in preview.result.why] and r2.notes
-    # Issue 20, item 12: the organiser reads the players' names, never database ids.
+    # the organiser reads the players' names, never database ids.
     who = r2.notes[0].removeprefix("Re-paired: Record corrected for ").split(": ")[0]
     assert who.split(", ") == sorted(who.split(", ")) and loser.player.name in who.split(", ")
     assert all(name.startswith("Player ") for name in who.split(", "))

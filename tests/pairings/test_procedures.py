@@ -1,4 +1,4 @@
-"""One home per procedure (issue 10): the stages each pairing group plays come from one
+"""One home per procedure: the stages each pairing group plays come from one
 place (``tournaments.procedures.group_stages``) and each stage has one pairing module
 (``pairings.procedures.PROCEDURES``)."""
 

@@ -1,5 +1,5 @@
 """Round turnaround does a fixed number of queries whatever the number of players
-(issue 12): pairing writes matches and seats in bulk, standings read every match of the
+: pairing writes matches and seats in bulk, standings read every match of the
 pod at once and write one snapshot."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_pairing_a_round_costs_the_same_queries_for_50_and_200_players():
         )
         assert event.rounds.get(number=ROUNDS_PLAYED + 1).matches.count() == players // 2
     assert counts[50] == counts[200], counts
-    # issue 20 item 7: +1, the tables other groups use; issue 23 item 3: +1, fixed seats
+    # +1, the tables other groups use; +1, fixed seats
     assert counts[200] <= 18, counts
 
 

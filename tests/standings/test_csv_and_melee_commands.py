@@ -88,7 +88,7 @@ def test_standings_command_prints_the_rulesets_own_columns_as_text():
 
 
 def test_an_imported_event_shows_its_standings_at_once(client, django_capture_on_commit_callbacks):
-    """Issue 11: nothing computed standings after an import, so the public page said
+    """Nothing computed standings after an import, so the public page said
     'Standings appear here after the first round is complete' with every round played."""
     from django.urls import reverse
 

@@ -1,4 +1,4 @@
-"""Standings and pairings as CSV (issue 11): the pairings' result column, and the same
+"""Standings and pairings as CSV: the pairings' result column, and the same
 files downloaded from the staff standings and round pages."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert f'filename="{ev.slug}-round-1.csv"' in response["Content-Disposition"]
     rows = rows_of(response.content)
-    winner = m1.seats.get(seat=1).registration.player.player_id  # the Play! ID (issue 20)
+    winner = m1.seats.get(seat=1).registration.player.player_id  # the Play! ID
     assert [r[2] for r in rows[1:]] == ["1", "2"]
     assert [r[-1] for r in rows[1:]] == [winner, ""]  # table 2 is not reported yet
 
@@ -86,7 +86,7 @@ def test_csv_downloads_are_staff_only_and_refuse_another_events_round(client, or
 
 
 def test_the_current_pairings_list_a_top_cut_player_once(organiser):
-    """Issue 20, item 14: once the top cut is paired, the current pairings are the cut's
+    """Once the top cut is paired, the current pairings are the cut's
     round alone, not also the Swiss round its players last played."""
     from interchange.services.csv_exports import pairings_rows
     from tournaments.models import Phase, RoundStatus

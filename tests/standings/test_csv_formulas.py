@@ -1,4 +1,4 @@
-"""No CSV the project writes runs as a formula in a spreadsheet (issue 21, item 2;
+"""No CSV the project writes runs as a formula in a spreadsheet (
 CWE-1236): names such as ``=HYPERLINK(…)``, ``@SUM(…)``, ``+1+1`` or ``-2+3`` come out as
 text (a leading single quote), in the standings and pairings downloads, ``export_csv``
 and the audit trail; plain numbers stay numbers."""
@@ -18,7 +18,7 @@ from tournaments.spreadsheet import safe_cell
 pytestmark = pytest.mark.django_db
 
 # ";" separates a formula's arguments in many locales; a "," would make "Add a player" read
-# the name as "Last, First" and turn it round (issue 20, item 3).
+# the name as "Last, First" and turn it round.
 NAMES = ['=HYPERLINK("http://evil.example";"x")', "@SUM(A1:A9)", "+1+1", "-2+3"]
 
 
@@ -64,7 +64,7 @@ def test_standings_pairings_and_audit_csv_never_carry_a_formula(client, organise
 
 
 def test_the_registration_preview_warns_about_a_cell_that_starts_a_formula(organiser):
-    """Issue 21, item 2: said before anything is saved; a plain name or id says nothing."""
+    """Said before anything is saved; a plain name or id says nothing."""
     event = factories.event(by=organiser)
     text = "=SUM(A1:A9),1001\nAsh Ketchum,@2002\nMisty,3003"
     preview = services.players_sheet_preview(event=event, text=text)

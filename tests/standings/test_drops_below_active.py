@@ -1,4 +1,4 @@
-"""The event option ``drops_below_active`` (issue 24, item 4): dropped players below the
+"""The event option ``drops_below_active``: dropped players below the
 active players with the same points, as Limitless places them; off by default (a dropped
 player keeps the place their tiebreakers give, P-TB-7, R-2)."""
 
@@ -16,7 +16,7 @@ from tournaments.services import Result
 pytestmark = pytest.mark.django_db
 
 # Six players, three rounds; C wins rounds 1 and 2 and drops; F has the round-3 bye.
-ROUNDS = [
+ROUNDS: list[list[tuple[str, ...]]] = [
     [("C", "A"), ("B", "D"), ("E", "F")],
     [("A", "B"), ("C", "E"), ("D", "F")],
     [("A", "D"), ("E", "B"), ("F",)],
@@ -45,6 +45,7 @@ def played_event(organiser, ruleset: str = "pokemon"):
         services.round_publish(round=rnd, by=organiser)
         services.round_start(round=rnd, by=organiser)
         for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
+            assert m.table is not None  # a played match has a table
             winner = regs[tables[m.table - 1][0]]
             games = (2, 0, 0) if ruleset == "mtg" else None
             services.slip_enter(match=m, result=Result.win(winner, games), by=organiser)

@@ -1,4 +1,4 @@
-"""Magic match results without game records (issue 24, item 6) and best-of-1 melee.gg
+"""Magic match results without game records and best-of-1 melee.gg
 events (item 3), imported through the commands and read back as standings.
 
 ``games`` is optional in the event JSON (docs/interfaces.md): a Magic match without it
@@ -139,7 +139,7 @@ def test_M_MATCH_1_live_slips_still_need_the_game_score(organiser):
     assert rnd.matches.get().outcome == Outcome.PENDING
 
 
-# --- best-of-1 melee.gg events (issue 24, item 3) -----------------------------------------
+# --- best-of-1 melee.gg events -----------------------------------------
 
 # A generated best-of-1 melee.gg event: five players, three rounds, a bye every round
 # (melee writes a bye as the Result of Player1 against "-").

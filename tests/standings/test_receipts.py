@@ -1,4 +1,4 @@
-"""Tiebreaker receipts through the database (issue 24, item 2): on every real event of the
+"""Tiebreaker receipts through the database: on every real event of the
 test data, every player's receipt adds up to the standings JSON (1e-9, and exactly to
 its ``exact`` Fractions); a two-day event and a flighted one take the same path."""
 

@@ -1,4 +1,4 @@
-"""The ruleset contract (issue 9): every registered ruleset runs a small event through
+"""The ruleset contract: every registered ruleset runs a small event through
 the same paths the app uses — create, pair (the ``pair`` command), start, enter every
 result, standings — and every tiebreaker column it declares shows a value on every row
 of the public, staff and print standings and in ``standings --json``.

@@ -1,4 +1,4 @@
-"""``import_event`` and ``standings --json`` for every 1v1 ruleset of issue 4, with the
+"""``import_event`` and ``standings --json`` for every 1v1 ruleset, with the
 tiebreaker keys docs/interfaces.md lists, hand-checked values (M-PTS-1, M-TB, W-TB-1,
 W-TB-2, P-TB with 1 point per win) and ``export_event`` keeping the game records."""
 
@@ -115,7 +115,7 @@ def test_export_event_keeps_the_game_records_of_best_of_3_rulesets(tmp_path, rul
         ("bo3-wins-against", ("ab", "draw", [1, 1, 1]), "swiss", "rules have no ties"),
         ("mtg", ("ab", "draw", [1, 1, 1]), "top-cut", "cannot be a draw \\(M-SE-2\\)"),
         ("pokemon", ("ab", "draw", None), "top-cut", "cannot be a draw \\(M-SE-2\\)"),
-        # beyond any best-of-5 (issue 11: a 3-0 is an official record, kept as recorded)
+        # beyond any best-of-5 (a 3-0 is an official record, kept as recorded)
         ("mtg", ("ab", "a", [4, 0, 0]), "swiss", "nobody wins more than 2 games"),
         ("mtg", ("ab", "a", [1, 2, 0]), "swiss", "does not give this result"),
         ("bo3-wins-against", ("ab", "b", [2, 2, 0]), "swiss", "does not give this result"),

@@ -1,4 +1,4 @@
-"""Helpers for the round-trip tests (issue 11): play an event through the services round
+"""Helpers for the round-trip tests: play an event through the services round
 by round, and read what an export → import must keep: the standings, the dashboard's next
 step of every pairing group and the input the next pairing would receive.
 

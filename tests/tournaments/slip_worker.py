@@ -25,7 +25,7 @@ from django.db import connection  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.errors import ResultConflict  # noqa: E402
 from tournaments.models import Match, Registration  # noqa: E402
-from tournaments.services import Result
+from tournaments.services import Result  # noqa: E402
 
 
 def main(match_id: int, winner_id: int, user_id: int, version: int, key: int) -> dict:

@@ -1,4 +1,4 @@
-"""Issue 10, part 5: the admin cannot edit around the services and the audit trail, and
+"""The admin cannot edit around the services and the audit trail, and
 the database keeps every choices field to its choices."""
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def test_the_database_refuses_a_value_outside_the_choices(played):
     assert Round.objects.get(pk=rnd.pk).phase == Phase.SWISS
 
 
-# Issue 21, item 7: admin changes are audited in the event's trail; a running event's
+# admin changes are audited in the event's trail; a running event's
 # ruleset and structure are read-only.
 
 

@@ -1,4 +1,4 @@
-"""The admin speaks the reader's language too (issue 13): model names are marked for
+"""The admin speaks the reader's language too: model names are marked for
 translation, and run errors stored language-neutrally are shown translated."""
 
 from __future__ import annotations

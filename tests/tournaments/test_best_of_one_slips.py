@@ -1,4 +1,4 @@
-"""Best-of-1 Magic events (issue 24, item 3): the slip's game-record check and buttons
+"""Best-of-1 Magic events: the slip's game-record check and buttons
 follow the event's ``match_length`` option, which is fixed once a result is recorded
 (M-MATCH-1, M-PTS-1)."""
 

@@ -1,4 +1,4 @@
-"""Check-in for real (issue 20, items 4 and 5): a present state per registration, the
+"""Check-in for real: a present state per registration, the
 staff check-in list, players checking themselves in, closing check-in removing the
 absentees, and round 1 waiting for Close check-in."""
 

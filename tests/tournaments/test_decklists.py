@@ -43,7 +43,7 @@ def test_P_POST_5_decklist_received_with_optional_text_and_missing_list(organise
 
 def test_P_POST_5_deck_lists_only_where_the_event_collects_them(organiser, event8):
     """A Championship Point event collects them by default; another event only when its
-    organiser turns them on (issue 23, item 5)."""
+    organiser turns them on."""
     reg = event8.registrations.first()
     with pytest.raises(InvalidInput, match="This event does not collect deck lists"):
         services.decklist_record(registration=reg, by=organiser)

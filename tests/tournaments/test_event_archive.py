@@ -1,4 +1,4 @@
-"""``export_event --archive`` / ``import_event``: a backup restored identically (issue 21,
+"""``export_event --archive`` / ``import_event``: a backup restored identically (
 item 6; ``tournaments.services.archive``).
 
 A lived event (three rounds, results, a drop, a penalty, a self-report, staff and an
@@ -83,7 +83,7 @@ def lived_event() -> Event:
         event=ev, registration=regs[4], kind="warning", infraction="Slow play", by=judge,
         round_number=3, note="table 2",
     )  # fmt: skip
-    call = services.judge_call_open(registration=regs[1], reason="rules")  # issue 23
+    call = services.judge_call_open(registration=regs[1], reason="rules")
     services.judge_call_resolve(call=call, by=judge, version=0, note="ruling", minutes=2)
     services.staff_invite_create(event=ev, role="scorekeeper", by=org, email="sk@example.org")
     StandingsSnapshot.objects.create(event=ev, label="After round 2", rounds_complete=2, data={})

@@ -1,4 +1,4 @@
-"""Event files at any point (issue 11): the shared TOM event cut after each round imports
+"""Event files at any point: the shared TOM event cut after each round imports
 as running with the official standings of that round and pairs a valid next round; event
 JSON without ``divisions`` infers its structure; an unreported round is continued; real
 official records a live slip would refuse are kept with a warning and a note."""

@@ -1,4 +1,4 @@
-"""Draft, listed and unlisted events, and deleting one (issue 20, item 10): the New-event
+"""Draft, listed and unlisted events, and deleting one: the New-event
 page makes drafts, which stay off the home page and answer 404 to all but their staff
 until published; a listed event can be unlisted and listed again; a draft or an event
 without results can be deleted once its name is typed."""

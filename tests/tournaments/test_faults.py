@@ -1,4 +1,4 @@
-"""Faults (issue 14, parts 1–2): Redis down for the cache or the broker, a worker that
+"""Faults: Redis down for the cache or the broker, a worker that
 died, a stale task message. A second redis-server, started on a free port by the test and
 killed, plays the Redis that goes away; PostgreSQL is real."""
 

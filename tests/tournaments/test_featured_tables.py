@@ -1,4 +1,4 @@
-"""Featured tables (issue 23, item 4): staff feature a match at a feature table, a player
+"""Featured tables: staff feature a match at a feature table, a player
 opts out from their private page and is then never featured, the public pairings mark
 featured matches and the event page lists them. Services and pages, against PostgreSQL."""
 

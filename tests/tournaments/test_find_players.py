@@ -1,4 +1,4 @@
-"""Finding a player as people type on a phone (issue 20, item 11): "Find my table", the
+"""Finding a player as people type on a phone: "Find my table", the
 staff round page and Corrections ignore case and accents and take the words in any order
 ("tomas" finds Tomás, "muller" Müller, "Ketchum, Ash" Ash Ketchum); the staff round page
 jumps to one table by its number among many."""

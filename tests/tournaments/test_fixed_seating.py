@@ -1,4 +1,4 @@
-"""Fixed seating (issue 23, item 3): a player's fixed table in every Swiss round, never
+"""Fixed seating: a player's fixed table in every Swiss round, never
 another match there, hall-wide across pairing groups, with pods, through the manual
 changes and the minimal re-pair; the pairings show it without the reason.
 Through the services and the pages, against PostgreSQL."""

@@ -125,9 +125,7 @@ def test_a_staff_entry_overrides_game_reports_and_the_override_is_logged():
     report(m, regs[0], (2, 1, 0))
     report(m, regs[1], (2, 1, 0))
     with pytest.raises(AgreedResultOverride, match="reported Player 001 wins 2-1-0"):
-        services.slip_enter(
-            match=m, result=Result.of(games=(2, 0, 0)), by=org
-        )  # issue 20: needs a reason
+        services.slip_enter(match=m, result=Result.of(games=(2, 0, 0)), by=org)  # needs a reason
     services.slip_enter(
         match=m, result=Result.of(games=(2, 0, 0)), by=org, reason="game 2 was a loss"
     )

@@ -1,4 +1,4 @@
-"""Issue 20 items 3, 7 and 8: a player added by birth year (and asked before a division
+"""A player added by birth year (and asked before a division
 against it), table numbers unique across the groups of one hall with "Start all" under
 one clock, and same-name players told apart on every surface."""
 
@@ -328,7 +328,7 @@ def test_the_players_page_names_the_opponent_apart(twins):
 
 def test_deck_lists_page_tells_same_names_apart(staff_client, twins, organiser):
     ev, *_ = twins
-    # issue 23, item 5: the page lists players where the event collects deck lists
+    # the page lists players where the event collects deck lists
     decklist_settings_update(event=ev, by=organiser, required=True, public=False)
     body = staff_client.get(reverse("staff:decklists", args=[ev.slug])).content.decode()
     assert "Noah Williams #0017" in body and "Noah Williams #0018" in body

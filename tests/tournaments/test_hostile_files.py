@@ -1,4 +1,4 @@
-"""Hostile and broken files are refused cleanly (issue 14, parts 3 and 4).
+"""Hostile and broken files are refused cleanly.
 
 Every case goes through its import command (a ``CommandError`` naming the element or
 field, nothing in the database) and, for TOM files, through the upload page (200 with
@@ -215,7 +215,7 @@ JSON_CASES = {
         "import_event", with_player(player_id="9" * 41), r"players\[0\]\.player_id: 41"
     ),
     "nul-in-name": Case("import_event", doc(name="Cup\u0000"), r"name: contains a NUL"),
-    # issue 21, item 3: the text rule for names (tournaments.text)
+    # the text rule for names (tournaments.text)
     "vertical-tab-in-player-name": Case(
         "import_event",
         with_player(name="Ash\u000bKetchum"),
@@ -276,7 +276,7 @@ JSON_CASES = {
     "games-on-pokemon": Case(
         "import_event", with_match(games=[9, 9, 9]), r"games: the .* rules record match results"
     ),
-    # (issue 24, item 6: an mtg match without games is imported as recorded with a
+    # (an mtg match without games is imported as recorded with a
     # warning, no longer refused: tests/standings/test_match_results_only.py)
     "knocked-out-plays-on": Case(
         "import_event",
@@ -461,7 +461,7 @@ TDF_CASES = {
         "import_tdf", lambda: TDF.read_bytes().replace(b"Auckland", b"Auck\x00land"), r"XML"
     ),
     "nul-reference": Case("import_tdf", tdf("Auckland", "Auck&#0;land"), r"not well-formed XML"),
-    # issue 21, item 3: what XML 1.0 lets through, the text rule for names refuses
+    # what XML 1.0 lets through, the text rule for names refuses
     "tab-in-first-name": Case(
         "import_tdf",
         tdf(r"<firstname>[^<]*</firstname>", "<firstname>Ash&#9;Ketchum</firstname>"),
@@ -534,7 +534,7 @@ WER_CASES = {
         "import_wer", wer(r'loss="0"', 'loss="99999999999"'), r"'loss' is out of range"
     ),
     "negative-game-count": Case("import_wer", wer(r'loss="0"', 'loss="-1"'), r"cannot be negative"),
-    "tab-in-first-name": Case(  # issue 21, item 3
+    "tab-in-first-name": Case(
         "import_wer",
         wer(r'first="Player"', 'first="Pla&#9;yer"'),
         r"<person id='100002'> name: contains the control character U\+0009",
@@ -830,7 +830,7 @@ def test_fuzzed_event_json_exports_are_refused_cleanly_or_work_everywhere(tmp_pa
     refused_cleanly_or_works_everywhere("import_event", content, tmp_path)
 
 
-# --- issue 21, item 4: round gaps, keys given twice, numbers not in plain ASCII digits -------
+# --- round gaps, keys given twice, numbers not in plain ASCII digits -------
 
 
 def two_groups(*rounds: tuple[int, list[tuple[str, str]]]) -> bytes:

@@ -1,4 +1,4 @@
-"""Spanish and English (issue 13, item 5): every public and staff page renders in the
+"""Spanish and English: every public and staff page renders in the
 visitor's language — the language cookie set by /i18n/setlang/, else the browser's
 Accept-Language — with no English left in the Spanish page and no Spanish in the English
 one; the compiled catalogue matches its source; public pages are prebuilt per language.

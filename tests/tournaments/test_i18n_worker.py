@@ -1,4 +1,4 @@
-"""Texts written where no language is active, shown in the reader's language (issue 13):
+"""Texts written where no language is active, shown in the reader's language:
 a pairing run's note or error and an import job's error are written by a worker and
 stored language-neutrally (``tournaments.stored_text``); the staff page translates them.
 The pure rulesets' refusals and notes (``rulesets.i18n.Text``) are translated where a

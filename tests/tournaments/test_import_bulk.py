@@ -1,4 +1,4 @@
-"""``event_import`` writes in bulk: the same queries for 20 players as for 60 (issue 14.8)."""
+"""``event_import`` writes in bulk: the same queries for 20 players as for 60 (.8)."""
 
 from __future__ import annotations
 
@@ -73,6 +73,6 @@ def test_bulk_import_keeps_every_match_seat_and_bye_in_file_order(organiser):
         "players": 21,
         "rounds": 3,
         "matches": 3 * 11,
-        "status": "finished",  # every planned round played (issue 11)
+        "status": "finished",  # every planned round played
         "notes": 0,
     }

@@ -1,4 +1,4 @@
-"""Long imports as background work (issue 14): the upload page makes an ``ImportJob``,
+"""Long imports as background work: the upload page makes an ``ImportJob``,
 the task imports the file with its progress on the row, a refused file writes nothing,
 the sweep fails a job whose worker died and "Try again" imports it."""
 

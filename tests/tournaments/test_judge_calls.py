@@ -1,5 +1,5 @@
 """Judge calls, the floor board, the end-of-round board and repeated infractions
-(issue 23, items 1, 2 and 6): the services' actions and refusals (stale claims, double
+: the services' actions and refusals (stale claims, double
 submits, a refused extension), the player's page and the board as views, permissions as
 a matrix, the live notices, and the penalty form's infraction names. RULES.md is silent
 on all of these; the decisions are in the services' docstrings."""

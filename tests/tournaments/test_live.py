@@ -1,4 +1,4 @@
-"""Live pages (issue 19): what changed is kept in the database per event and topic, every
+"""Live pages: what changed is kept in the database per event and topic, every
 process learns of it, and an open stream tells its page."""
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def test_pages_carry_their_stream_with_the_versions_they_show(client, event8, or
 
 
 def test_no_page_carries_an_htmx_filter_the_csp_forbids(client, event8):
-    """htmx runs with allowEval off: hx-trigger [filters] only logged errors (issue 19)."""
+    """htmx runs with allowEval off: hx-trigger [filters] only logged errors."""
     reg = event8.registrations.first()
     for url in (
         reverse("public:event", args=[event8.slug]),

@@ -1,4 +1,4 @@
-"""Migrations 0017–0019 (issue 10, part 3): events stored with pairing groups as names
+"""Migrations 0017–0019: events stored with pairing groups as names
 ("junior+senior", "masters#flight-2", "masters-top-cut") and a match's kind and a
 bracket's seeds in its explanation are carried over to PairingGroup rows, Match.kind and
 CutSeed rows, on a database built by the migrations before them."""

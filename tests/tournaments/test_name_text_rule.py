@@ -1,4 +1,4 @@
-"""Issue 21, item 3: one text rule for names (``tournaments.text``) on every path — the
+"""One text rule for names (``tournaments.text``) on every path — the
 forms, the pasted lists and sheets, every import — and names isolated for bidirectional
 text on the pages. The hostile-file cases of the imports are in ``test_hostile_files``."""
 

@@ -1,4 +1,4 @@
-"""A dead worker is visible (issue 21, item 5): the staff pages that show a background run
+"""A dead worker is visible: the staff pages that show a background run
 (dashboard pairing status, standings page) and the import job page say when no worker has
 answered, judged in their own request from the row's lease stamps, and offer "Try again"
 once the lease is lost; a Try again sends the same run again (or fails it and starts one)

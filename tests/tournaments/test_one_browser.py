@@ -1,4 +1,4 @@
-"""Issue 21, item 1: one browser acting for two players of a table. Reports it sends for
+"""One browser acting for two players of a table. Reports it sends for
 both sides are held for staff as a dispute and never recorded; it cannot drop the
 opponent of a player it reported for. Services against real PostgreSQL, then the
 private page's cookie and forms through the test client."""

@@ -1,4 +1,4 @@
-"""One result path for head-to-head matches and pods (issue 10, item 4): the same slip,
+"""One result path for head-to-head matches and pods: the same slip,
 self-report, dispute and correction services take a format-neutral ``Result`` for both
 and write the same audit rows; no separate pod result or report service comes back."""
 
@@ -183,7 +183,7 @@ def test_no_pod_result_or_report_service_module_comes_back():
     assert found == []
 
 
-# --- one staff slip URL and one player report URL for every format (issue 10, item 4) ----
+# --- one staff slip URL and one player report URL for every format ----
 
 HX = {"HX-Request": "true"}
 

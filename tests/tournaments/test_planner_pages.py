@@ -1,4 +1,4 @@
-"""The event planner on the pages (issue 13 item 8) and help where it is needed (item 6):
+"""The event planner on the pages and help where it is needed (item 6):
 the New-event plan, the estimated finish on the dashboard and the public event page, the
 dashboard's "what next" line, the standings columns page and the staff help pages."""
 
@@ -262,7 +262,7 @@ def test_staff_help_is_for_the_events_staff_only(client, organiser):
     assert client.get(reverse("staff:help", args=[event.slug, "captain"])).status_code == 404
 
 
-# --- issue 20, item 13: one structure on every page, the one check-in applies ----------
+# --- one structure on every page, the one check-in applies ----------
 
 
 def _age_event(organiser, counts: dict[str, int], **kwargs) -> Event:
@@ -380,7 +380,7 @@ def test_use_these_gives_every_division_its_structure_and_the_public_page_shows_
         "senior": (3, 2),
         "junior": (3, 0),
     }
-    Event.objects.filter(pk=ev.pk).update(listing="listed")  # published (issue 20, item 10)
+    Event.objects.filter(pk=ev.pk).update(listing="listed")  # published
     client.logout()
     public = _get(client, reverse("public:event", args=[ev.slug]))
     assert public.count("Each division's own, below") == 2

@@ -1,4 +1,4 @@
-"""Identities (issue 20, item 2): players' Play! Pokémon IDs are their TOM ``userid`` and
+"""Identities: players' Play! Pokémon IDs are their TOM ``userid`` and
 their CSV "player id"; the event's sanction ID and organiser's POP ID are settings,
 checked, audited, written to the TOM file and the event JSON and read back from both;
 CSV percentages are numbers rounded as the Standings JSON writes them, and a "dropped"
@@ -266,7 +266,7 @@ def test_event_json_keeps_the_ids_and_files_without_them_still_import(organiser,
     again = Event.objects.get(slug=run("import_event", str(path)).strip().splitlines()[-1])
     assert (again.sanction_id, again.organizer_pop_id) == (SANCTION, POP)
 
-    del doc["sanction_id"], doc["organizer_pop_id"]  # a file written before issue 20
+    del doc["sanction_id"], doc["organizer_pop_id"]  # a file written before
     path.write_text(json.dumps(doc), encoding="utf-8")
     older = Event.objects.get(slug=run("import_event", str(path)).strip().splitlines()[-1])
     assert (older.sanction_id, older.organizer_pop_id) == ("", "")

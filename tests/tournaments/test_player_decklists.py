@@ -1,4 +1,4 @@
-"""Deck lists from players (issue 23, item 5; P-POST-5): which events collect them, the
+"""Deck lists from players (P-POST-5): which events collect them, the
 player's own list on their private link until the deadline (staff reopen one), the
 ruleset's checks on every list a player submits, judges reading any list, the deck-check
 draw opening the drawn lists, missing lists at the cut, and the lists published after

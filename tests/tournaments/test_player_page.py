@@ -1,4 +1,4 @@
-"""A player's private page on a phone (issue 13 item 3): place, record and points from
+"""A player's private page on a phone: place, record and points from
 the latest standings, earlier rounds with opponents and results, the current table, and
 report messages that say whom they are about."""
 

@@ -171,7 +171,7 @@ def test_P_SW_9_a_correction_of_who_conceded_marks_later_pods(organiser):
     start(r1, organiser)
     t1, t2 = r1.matches.order_by("table")
     slip_enter(match=t1, result=Result.of(winner=seats(t1)[0]), by=organiser)
-    m = slip_enter(match=t2, by=organiser)  # a draw shared by all four
+    m = slip_enter(match=t2, result=Result.draw(), by=organiser)  # a draw shared by all four
     (r2,) = round_pair(event=event, group="open", by=organiser, seed=2)
     conceder = seats(t2)[2]
     m.refresh_from_db()

@@ -1,8 +1,8 @@
-"""Public pages as prebuilt responses (issue 12, part 1): the pairings (by table, by
+"""Public pages as prebuilt responses: the pairings (by table, by
 name) and standings pages are built once per change as stored bytes with an ETag and
 served without a query; "Find my table" and a player's own table answer in a few hundred
 bytes; with Redis down every page still renders from PostgreSQL. Every language is
-prebuilt (issue 13): a Spanish visitor gets the Spanish copy the same way."""
+prebuilt: a Spanish visitor gets the Spanish copy the same way."""
 
 from __future__ import annotations
 
@@ -357,7 +357,7 @@ def test_a_build_that_points_just_as_a_change_commits_withdraws_its_pages(
     assert current is not None and public_pages.pointer(event8.slug) == current
 
 
-# --- every language prebuilt (issue 13) ------------------------------------------------
+# --- every language prebuilt ------------------------------------------------
 
 
 def _spanish(how: str) -> tuple[Client, dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Issue 20, item 14 (the remaining small fixes), without a browser: the projector's QR
+"""(the remaining small fixes), without a browser: the projector's QR
 code named for what it opens, in the page's language; the printed "pairings by name"
 sorted by surname with table and opponent on each line; the audit page in pages of 100
 keeping its filters; a complete round's staff clock stopped; the public pages' "Refresh"

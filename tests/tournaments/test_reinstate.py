@@ -1,4 +1,4 @@
-"""Undoing a drop (issue 20, "Undo"): a player dropped by mistake comes back, paired again
+"""Undoing a drop: a player dropped by mistake comes back, paired again
 from their next round, until that round is paired (then the drop is final, P-SW-6)."""
 
 from __future__ import annotations

@@ -100,7 +100,9 @@ def _public_standings(client, event) -> dict[str, list[str]]:
     for section in sections:
         heading = re.search(r"<h2>(.*?)</h2>", section)
         assert heading is not None
-        out[heading.group(1)] = re.findall(r'<td class="name">(?:<a [^>]*>)?<bdi>([^<]+?)</bdi>', section)
+        out[heading.group(1)] = re.findall(
+            r'<td class="name">(?:<a [^>]*>)?<bdi>([^<]+?)</bdi>', section
+        )
     return out
 
 

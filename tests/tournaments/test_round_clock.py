@@ -1,4 +1,4 @@
-"""The round clock of every ruleset (issue 9, part 4): the pure clock per ruleset (pods:
+"""The round clock of every ruleset: the pure clock per ruleset (pods:
 MP-TIME-1; head-to-head times are the ruleset modules' own, docs/rules.md is silent), pause,
 resume and added time, a table's time extension, the services' refusals, the projector
 page and the staff controls with their permissions."""
@@ -310,7 +310,7 @@ def test_timer_page_needs_a_fixed_number_of_queries(client, django_assert_num_qu
     ev, rnd, organiser = mtg_round(players=16)
     services.match_time_extend(match=rnd.matches.get(table=1), by=organiser, minutes=3)
     # the event, its started rounds (with their pairing groups), the groups' divisions (the
-    # groups' names), their tables; the live versions the page shows (issue 19)
+    # groups' names), their tables; the live versions the page shows
     with django_assert_num_queries(5):
         assert client.get(f"/e/{ev.slug}/timer/").status_code == 200
 

@@ -1,4 +1,4 @@
-"""Round trips at every round boundary, for every procedure (issue 11): an event played
+"""Round trips at every round boundary, for every procedure: an event played
 through the services is exported (``export_event``) before its first round and after
 every round, imported again (``import_event``), and the copy must show the same
 standings, the same next step on the dashboard and the same input to the next pairing;

@@ -31,7 +31,7 @@ def test_R_7_R_8_mtg_declares_its_options_with_defaults():
     assert specs["mwp_floor"].default == "0.33" and specs["mwp_floor"].choices == ("0.33", "1/3")
     assert specs["playoffs_in_tiebreakers"].default is False
     assert specs["melee_ranking"].kind == "bool"
-    # issue 24, item 4: Pokémon's only option places dropped players (off by default)
+    # Pokémon's only option places dropped players (off by default)
     assert [o.name for o in get_ruleset("pokemon").options] == ["drops_below_active"]
     pod_size = {o.name: o for o in get_ruleset("mtg-multiplayer").options}["pod_size"]
     assert (pod_size.default, pod_size.choices) == (4, (3, 4))
@@ -107,7 +107,7 @@ def test_R_7_R_8_the_organiser_edits_the_options_on_the_settings_page(client, or
             "melee_ranking": "on",
             "playoff_seating": "draft",
             "match_length": "best-of-1",
-            "rules_enforcement_level": "competitive",  # issue 23, item 5
+            "rules_enforcement_level": "competitive",
         },
     )
     assert Event.objects.get(pk=ev.pk).options == {
@@ -186,7 +186,7 @@ def test_R_8_a_boolean_option_renders_unticked_and_can_be_switched_on(client, or
             "playoffs_in_tiebreakers": "on",
             "playoff_seating": "standings",
             "match_length": "best-of-3",
-            "rules_enforcement_level": "regular",  # issue 23, item 5
+            "rules_enforcement_level": "regular",
         },
     )
     assert response.status_code == 302

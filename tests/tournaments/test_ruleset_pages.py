@@ -1,4 +1,4 @@
-"""Every ruleset looks like itself on the staff pages (issue 9, part 3): no Pokémon-only
+"""Every ruleset looks like itself on the staff pages: no Pokémon-only
 field or wording on other rulesets' pages, rules in plain words (the rule ID only in a
 tooltip), the New-event recommendation from the ruleset's own table (single elimination
 for 5–8 Magic players), quick result buttons that name the winner, and one word for a

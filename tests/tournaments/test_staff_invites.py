@@ -1,4 +1,4 @@
-"""Staff accounts (issue 20, item 9): invites by e-mail or one-time link, making an
+"""Staff accounts: invites by e-mail or one-time link, making an
 account or accepting while signed in, expiry and single use, withdrawing, the staff of an
 organiser's previous event carried over, and password reset by e-mail."""
 

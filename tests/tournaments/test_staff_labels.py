@@ -1,4 +1,4 @@
-"""Staff pages name things as people do (issue 20, item 12): pairing groups by their
+"""Staff pages name things as people do: pairing groups by their
 divisions ("Junior + Senior"), never by key ("junior+senior"); every Corrections tab of an
 event with several groups carries its group's name."""
 

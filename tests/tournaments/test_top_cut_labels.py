@@ -1,5 +1,4 @@
-"""What a top cut and the standings are called, in the visitor's language (issue 20, item
-14): "Semifinales" on a Spanish bracket, "Tras la ronda 1" on a Spanish player's page;
+"""What a top cut and the standings are called, in the visitor's language: "Semifinales" on a Spanish bracket, "Tras la ronda 1" on a Spanish player's page;
 a top-cut table shows no Swiss-phase "0-0-0 · 0 pts" (the seeds say who is who)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Undo, audited, within the rules' windows (issue 20): discarding a round's pairings,
+"""Undo, audited, within the rules' windows: discarding a round's pairings,
 swapping two players before a round starts, overriding a result every player reported
 (only with a reason), undoing the entry that completed a round."""
 

@@ -1,4 +1,4 @@
-"""Events of the same name created at the same moment get different slugs (issue 14,
+"""Events of the same name created at the same moment get different slugs (
 part 5): the unique index refuses the second insert and ``event_insert`` retries it in a
 savepoint, for imports and for the New-event service alike."""
 

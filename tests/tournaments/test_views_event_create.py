@@ -69,7 +69,7 @@ def test_ruleset_choices_are_only_the_implemented_rulesets(client, organiser):
     client.force_login(organiser)
     response = client.get(reverse("staff:event_create"))
     choices = [value for value, _ in response.context["form"].fields["ruleset"].choices]
-    # Issue 4 made the best-of-3 rulesets and pokemon-2009 pickable; others may follow.
+    # made the best-of-3 rulesets and pokemon-2009 pickable; others may follow.
     assert {"pokemon", "pokemon-2009", "mtg", "bo3-wins-against"} <= set(choices)
     assert all(RULESETS[c].implemented for c in choices)
 

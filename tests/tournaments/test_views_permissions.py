@@ -48,7 +48,7 @@ STAFF_URLS = [
     ("staff:round", "get", ("round_id",), OPERATE, 200),
     ("staff:round_publish", "post", ("round_id",), OPERATE, 302),
     ("staff:round_start", "post", ("round_id",), OPERATE, 302),
-    ("staff:round_discard", "post", ("round_id",), OPERATE, 302),  # issue 20
+    ("staff:round_discard", "post", ("round_id",), OPERATE, 302),
     ("staff:round_swap", "post", ("round_id",), OPERATE, 302),  # an empty form: a message
     ("staff:round_undo_last", "post", ("round_id",), OPERATE, 302),  # an empty form
     ("staff:print_pairings", "get", ("round_id",), OPERATE, 200),
@@ -76,7 +76,7 @@ STAFF_URLS = [
     ("staff:decklists", "get", (), ALL_STAFF, 200),
     ("staff:decklist_record", "post", ("registration_id",), ALL_STAFF, 302),
     ("staff:deck_check", "post", (), ALL_STAFF, 302),
-    ("staff:decklist_read", "get", ("registration_id",), ALL_STAFF, 200),  # issue 23
+    ("staff:decklist_read", "get", ("registration_id",), ALL_STAFF, 200),
     ("staff:decklist_reopen", "post", ("registration_id",), ALL_STAFF, 302),
     ("staff:decklist_deadline", "post", (), ALL_STAFF, 302),
     ("staff:decklist_settings", "post", (), MANAGE, 302),  # an empty form: a message
@@ -84,8 +84,8 @@ STAFF_URLS = [
     ("staff:team_invite", "post", (), MANAGE, 200),
     ("staff:team_remove", "post", ("staff_id",), MANAGE, 302),
     ("staff:event_settings", "post", (), MANAGE, 200),  # an empty form: errors
-    ("staff:event_listing", "post", (), MANAGE, 302),  # issue 20: an empty form, a message
-    ("staff:event_delete", "post", (), MANAGE, 302),  # issue 20: an empty form, a message
+    ("staff:event_listing", "post", (), MANAGE, 302),  # an empty form, a message
+    ("staff:event_delete", "post", (), MANAGE, 302),  # an empty form, a message
 ]
 
 

@@ -148,7 +148,7 @@ def slip_parts(body: str) -> list[tuple[str, str, list[str]]]:
 
 
 def assert_each_strip_holds_only_its_player(event, body, players_at):
-    """Issue 21: every player's link and name are on their own strip, nobody else's;
+    """Every player's link and name are on their own strip, nobody else's;
     the staff part names the players but carries no link."""
     regs = {r.player.name: r.report_token for r in event.registrations.select_related("player")}
     for table, staff, stubs in slip_parts(body):
@@ -199,7 +199,7 @@ def test_pairings_print_by_name_and_by_table(client, event8, organiser):
     client.force_login(organiser)
     url = reverse("staff:print_pairings", args=[event8.slug, rnd.pk])
     by_name = client.get(url).content.decode()
-    # by surname (issue 20 item 14): "Player 001" → "001, Player"
+    # by surname: "Player 001" → "001, Player"
     names = re.findall(r'<span class="n"><bdi><strong>([^<]+)</strong>, Player</bdi>', by_name)
     assert names == [f"{i:03d}" for i in range(1, 9)]
     by_table = client.get(url, {"by": "table"}).content.decode()
@@ -228,7 +228,7 @@ def test_the_private_page_needs_a_fixed_number_of_queries(
 ):
     event = factories.event_with_players(players, by=organiser)
     _, regs = start_round(event, organiser, players=players)
-    # 9, the round's group and its divisions; the live versions the page shows (issue 19);
+    # 9, the round's group and its divisions; the live versions the page shows;
     # the player's table at the top: 5 more while the public pages are not prebuilt
     with django_assert_max_num_queries(17):
         assert client.get(link(regs[0])).status_code == 200

@@ -163,7 +163,7 @@ def test_a_newly_published_round_replaces_the_stored_fragment(client, event8, or
     "page", ["public:event", "public:pairings", "public:standings", "public:bracket"]
 )
 def test_public_pages_follow_the_event_between_rounds_too(client, event8, organiser, page):
-    """Issue 19: a page opened before round 1 or between rounds learns of the next round
+    """A page opened before round 1 or between rounds learns of the next round
     (a live stream and a refreshing part), not only while a round is live."""
     url = reverse(page, args=[event8.slug])
     follows = 'hx-trigger="sse:public"'
@@ -180,8 +180,8 @@ def test_public_pages_follow_the_event_between_rounds_too(client, event8, organi
     ("page", "most"),
     # the event page: 3, 3 for the pairing groups (the rounds' groups' divisions, the
     # divisions' groups and theirs), and 2 for the estimated finish (rounds, divisions:
-    # planning); every page 1 more for the live versions it shows (issue 19); the event
-    # page 1 more for its featured matches (issue 23, item 4)
+    # planning); every page 1 more for the live versions it shows; the event
+    # page 1 more for its featured matches
     [("public:event", 10), ("public:pairings", 3), ("public:standings", 4), ("public:bracket", 6)],
 )
 def test_public_pages_take_a_fixed_number_of_queries(

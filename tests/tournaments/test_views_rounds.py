@@ -251,7 +251,7 @@ def test_P_TC_1_the_pair_button_cuts_to_the_top_4_and_plays_the_bracket(
     assert champion in first_row and "top cut" in first_row
     assert standings.count('class="cut"') == 4
     assert "<strong>Final standings</strong>" in standings
-    # nothing changes any more: no stream, no refreshing part (issue 19)
+    # nothing changes any more: no stream, no refreshing part
     assert "sse-connect" not in standings and "sse:public" not in standings
 
 

@@ -1,4 +1,4 @@
-"""Live pages: every open page of an event learns of a change within seconds (issue 19).
+"""Live pages: every open page of an event learns of a change within seconds.
 
 One mechanism for every page that shows event state, in three parts:
 

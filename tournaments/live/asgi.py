@@ -1,4 +1,4 @@
-"""The public and players' live streams served before Django under ASGI (issue 19).
+"""The public and players' live streams served before Django under ASGI.
 
 Through Django's ASGI handler every request runs its middleware and view on a thread of
 its own, kept for as long as the request lasts: for a stream, as long as the page is

@@ -1,5 +1,5 @@
 """One hub per process: the open live connections of this process and the changes they
-wait for (issue 19).
+wait for.
 
 A *listener* is one open page's connection: an event, the topics it follows and a
 ``deliver`` callable. Changes reach the hub three ways, and a listener is given each

@@ -1,5 +1,5 @@
-"""Opening a live stream: which event and topics, what the page shows, the versions now
-(issue 19). One place for the Django views (``views.live``, served under WSGI and for the
+"""Opening a live stream: which event and topics, what the page shows, the versions now.
+ One place for the Django views (``views.live``, served under WSGI and for the
 staff stream) and the ASGI fast path (``live.asgi``), which serves the public and the
 players' streams without Django's request machinery: no thread and no database
 connection held per open page.

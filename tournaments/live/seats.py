@@ -1,4 +1,4 @@
-"""A player's table pushed in their stream (issue 19): when the public pages change, each
+"""A player's table pushed in their stream: when the public pages change, each
 open player page of this process gets its own table's HTML in the ``seat`` message, read
 for all of them in one cache read from the new prebuilt pages — a few thousand phones
 show a new round without a single request. A page whose table is not stored (a cache

@@ -1,4 +1,4 @@
-"""The server-sent-events answer a live page holds open (issue 19).
+"""The server-sent-events answer a live page holds open.
 
 The wire format is plain SSE (``text/event-stream``), read in the browser by the htmx
 SSE extension through ``static/js/live.js``. Each message names what changed and its

@@ -1,5 +1,5 @@
 """The database side of live pages: which topic of which event changed, and telling every
-process (issue 19).
+process.
 
 ``changed(event_id, topics…)`` is called inside the transaction that makes the change;
 the counters are bumped only after it commits (``transaction.on_commit``), in one short

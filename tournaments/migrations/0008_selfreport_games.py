@@ -1,4 +1,4 @@
-# Issue 4: players' own reports carry the game record of best-of-3 rulesets (M-MATCH-1).
+# players' own reports carry the game record of best-of-3 rulesets (M-MATCH-1).
 
 from django.db import migrations, models
 

@@ -1,4 +1,4 @@
-# Issue 9, part 5: at most one queued or running background run per event, kind and pod.
+# at most one queued or running background run per event, kind and pod.
 #
 # Databases made before this rule may hold several active runs of one group (a
 # double-clicked "Pair next round", or a worker that died mid-run). The latest of each

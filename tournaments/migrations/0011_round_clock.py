@@ -1,4 +1,4 @@
-# Issue 9, part 4: a round clock for every ruleset. The round's clock can be paused and
+# a round clock for every ruleset. The round's clock can be paused and
 # lengthened (clock_paused_at, clock_paused_seconds, clock_added_seconds), and a judge can
 # give one table a time extension (Match.extra_seconds). Times in seconds.
 

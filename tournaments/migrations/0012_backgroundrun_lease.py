@@ -1,4 +1,4 @@
-# Issue 14, parts 1–2: background work that survives faults. A run's row carries its lease:
+# background work that survives faults. A run's row carries its lease:
 # the task to send, when it was handed to the broker, when a worker took it and last beat,
 # how many times it was taken, and a note (e.g. "superseded: round 6 was paired
 # meanwhile"); a pairing run also records the round it was asked to pair.

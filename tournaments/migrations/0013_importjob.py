@@ -1,4 +1,4 @@
-"""Schema for long imports as background work (issue 14): ``ImportJob`` rows hold an
+"""Schema for long imports as background work: ``ImportJob`` rows hold an
 uploaded event file, the progress a worker reports while importing it, its outcome and
 the lease the beat sweep reads."""
 

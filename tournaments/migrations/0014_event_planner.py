@@ -1,4 +1,4 @@
-"""Schema for event planner and edits after entry (issue 13)."""
+"""Schema for event planner and edits after entry."""
 
 from django.db import migrations, models
 
@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
     dependencies = [("tournaments", "0013_importjob")]
 
     operations = [
-        # --- event planner (issue 13, item 8) ---
+        # --- event planner ---
         migrations.AddField(
             model_name="event",
             name="expected_players",

@@ -1,4 +1,4 @@
-"""Schema for imported records flagged on the event (issue 11)."""
+"""Schema for imported records flagged on the event."""
 
 from django.db import migrations, models
 

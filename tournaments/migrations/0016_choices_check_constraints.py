@@ -1,4 +1,4 @@
-# Issue 10, part 5: every choices field holds one of its choices in the database.
+# every choices field holds one of its choices in the database.
 
 from django.conf import settings
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-# Issue 10, part 3 (schema, first step): pairing groups, cut seeds and a match's kind as
+# (schema, first step): pairing groups, cut seeds and a match's kind as
 # data. Round.group is filled by 0018 and made required by 0019; BackgroundRun.pod is
 # renamed group ("pod" now means a multiplayer table only).
 

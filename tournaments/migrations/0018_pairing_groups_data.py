@@ -1,4 +1,4 @@
-# Issue 10, part 3 (data): carry existing events over to pairing groups, match kinds and
+# (data): carry existing events over to pairing groups, match kinds and
 # cut seeds. The legacy names are read here, and only here: "junior+senior" (divisions
 # sharing a Swiss group), "masters#flight-2" (a flight), "masters-top-cut" (a cut); a
 # match's kind and a bracket's seeds from its explanation ("3rd/4th place playoff: …",

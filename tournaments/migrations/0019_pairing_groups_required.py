@@ -1,4 +1,4 @@
-# Issue 10, part 3 (schema, last step): every round belongs to a pairing group; the
+# (schema, last step): every round belongs to a pairing group; the
 # legacy names Round.pod and Division.pod are gone (a division's groups are
 # PairingGroup.divisions).
 

@@ -1,4 +1,4 @@
-# Issue 20, item 2: an event's Play! Pokémon sanction ID and organiser's POP ID become
+# an event's Play! Pokémon sanction ID and organiser's POP ID become
 # fields (written to the TOM file, set on the event settings page). Events imported from
 # TOM files before kept them in ``source["tdf"]`` (``"id"`` and ``data.organizer`` =
 # [popid, name]); they are moved to the fields when they have Play! Pokémon's form, and

@@ -1,4 +1,4 @@
-# Check-in for real (issue 20, items 4 and 5): a present state per registration, and
+# Check-in for real: a present state per registration, and
 # whether an event's round 1 waits for Close check-in.
 
 import django.db.models.deletion
@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name="checkin_step",
             field=models.BooleanField(
                 default=False,
-                help_text="Round 1 waits for Close check-in (issue 20): set for events made on "
+                help_text="Round 1 waits for Close check-in: set for events made on "
                 "the New event page and when a first player is checked in.",
             ),
         ),

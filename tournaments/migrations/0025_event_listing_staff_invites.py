@@ -1,4 +1,4 @@
-# Issue 20, items 9 and 10: an event's listing (draft, listed, unlisted) and one-time staff
+# an event's listing (draft, listed, unlisted) and one-time staff
 # invites. Every existing event stays listed (the field's default fills the column).
 
 import django.db.models.deletion

@@ -1,4 +1,4 @@
-# Issue 20 item 7: each pairing group's first table number, so groups playing at the same
+# each pairing group's first table number, so groups playing at the same
 # time never share a table number.
 
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-# Issue 21, item 1: a self-report remembers the browser that sent it, and whether that
+# a self-report remembers the browser that sent it, and whether that
 # browser had already reported for another player of the same table.
 
 from django.db import migrations, models

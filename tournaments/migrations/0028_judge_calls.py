@@ -1,4 +1,4 @@
-# Issue 23, item 1: judge calls from a player's private page, answered on the judges'
+# judge calls from a player's private page, answered on the judges'
 # floor board (claim, escalate to the head judge, resolve with a note and a time extension).
 
 import django.db.models.deletion

@@ -1,4 +1,4 @@
-# Issue 23, items 3 and 4: a player's fixed seat (a table reserved hall-wide for every
+# a player's fixed seat (a table reserved hall-wide for every
 # Swiss round, its reason private), a match's seating mark, featured tables and a
 # player's opt-out from being featured.
 

@@ -1,4 +1,4 @@
-# Issue 23, item 5: deck lists from players. The event says whether lists are collected
+# deck lists from players. The event says whether lists are collected
 # (empty: the ruleset's default), until when players edit theirs, and whether they are
 # public once the event is finished; staff may reopen one player's list after the deadline.
 

@@ -1,4 +1,4 @@
-"""Issue 24, items 3 and 4: no schema change. The match length (``match_length``) and
+"""No schema change. The match length (``match_length``) and
 the placing of dropped players (``drops_below_active``) are ruleset options, kept in the
 existing ``Event.options`` JSON column like the other options (R-7, R-8)."""
 

@@ -5,7 +5,7 @@ constraints); every state change goes through ``tournaments.services``. Modules:
 ``events`` (event, division, player, registration), ``groups`` (pairing group, cut seed), ``rounds`` (round, match, seat,
 self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
 ``imports`` (uploaded event files imported in the background), ``live`` (what changed,
-per event and topic, for live pages), ``floor`` (judge calls, issue 23).
+per event and topic, for live pages), ``floor`` (judge calls).
 """
 
 from .events import (

@@ -1,4 +1,4 @@
-"""Check constraints that keep a choices field to its choices in the database (issue 10,
+"""Check constraints that keep a choices field to its choices in the database (
 part 5): the admin, a shell or a bulk write cannot store a value the code does not know."""
 
 from __future__ import annotations

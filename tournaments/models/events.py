@@ -33,7 +33,7 @@ class EventStatus(models.TextChoices):
 
 
 class EventListing(models.TextChoices):
-    """Who finds the event (issue 20, item 10). ``draft``: a new event, not on the home
+    """Who finds the event. ``draft``: a new event, not on the home
     page, its public pages answer 404 to all but its staff; ``listed``: on the home page;
     ``unlisted``: off the home page, its links still work."""
 
@@ -102,7 +102,7 @@ class Event(models.Model):
     checkin_closed_at = models.DateTimeField(null=True, blank=True)
     checkin_step = models.BooleanField(
         default=False,
-        help_text="Round 1 waits for Close check-in (issue 20): set for events made on the "
+        help_text="Round 1 waits for Close check-in: set for events made on the "
         "New event page and when a first player is checked in.",
     )
     day2_rounds = models.PositiveSmallIntegerField(
@@ -150,7 +150,7 @@ class Event(models.Model):
         default=EventListing.LISTED,
         help_text="Draft: staff only; listed: on the home page; unlisted: links still work.",
     )
-    # Issue 23, item 5: deck lists from players (services.player_decklists).
+    # deck lists from players (services.player_decklists).
     decklists_required = models.BooleanField(
         null=True,
         blank=True,
@@ -222,7 +222,7 @@ class Event(models.Model):
 
     @property
     def collects_decklists(self) -> bool:
-        """Whether players hand in deck lists (issue 23, item 5; P-POST-5): the
+        """Whether players hand in deck lists (P-POST-5): the
         organiser's setting, else the ruleset's default (``DeckRules.required_by_default``:
         a Pokémon Championship Point event, a Magic Competitive or Professional event)."""
         if self.decklists_required is not None:
@@ -325,7 +325,7 @@ class Registration(models.Model):
         default=False,
         help_text="Staff reopened the list after the deadline: the player may submit it once more.",
     )
-    # Check-in (issue 20): present at the event, when and by whom (None: the player
+    # Check-in: present at the event, when and by whom (None: the player
     # themselves, on their private link or at the door; see services.checkin).
     checked_in_at = models.DateTimeField(null=True, blank=True)
     checked_in_by = models.ForeignKey(
@@ -338,11 +338,11 @@ class Registration(models.Model):
     report_token = models.CharField(
         max_length=64, unique=True, default=new_report_token, editable=False
     )
-    # Fixed seating (issue 23, item 3; services.seating): the table this player plays at
+    # Fixed seating (services.seating): the table this player plays at
     # in every Swiss round, reserved hall-wide; the reason is for staff only.
     fixed_table = models.PositiveIntegerField(null=True, blank=True)
     fixed_table_reason = models.CharField(max_length=200, blank=True, default="")
-    # Featured tables (issue 23, item 4): the player asked not to be featured (coverage).
+    # Featured tables: the player asked not to be featured (coverage).
     feature_opt_out = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -1,5 +1,5 @@
 """Judge calls: a player calls a judge to their table from their private page and the
-judges answer from the floor board (issue 23, item 1)."""
+judges answer from the floor board."""
 
 from __future__ import annotations
 

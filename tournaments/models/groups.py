@@ -1,4 +1,4 @@
-"""Pairing groups and the seeds of a cut: who is paired together, as data (issue 10).
+"""Pairing groups and the seeds of a cut: who is paired together, as data.
 
 A pairing group is the set of players paired against each other round after round: one
 division (or several merged, P-AGE-3), one flight of a division (P-FL), or a division's
@@ -44,7 +44,7 @@ class PairingGroup(models.Model):
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="children"
     )
     divisions = models.ManyToManyField(Division, related_name="groups")
-    # Issue 20 item 7: the group's first table number. None: set when its round is paired,
+    # the group's first table number. None: set when its round is paired,
     # after the tables of the other groups' rounds in play (``tournaments.tables``).
     first_table = models.PositiveIntegerField(null=True, blank=True)
 

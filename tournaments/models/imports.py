@@ -1,4 +1,4 @@
-"""Import jobs: an uploaded event file imported by a Celery worker (issue 14).
+"""Import jobs: an uploaded event file imported by a Celery worker.
 
 A big TOM file takes seconds to import, too long for a web request: the upload page
 stores the file on an ``ImportJob`` row and a worker imports it

@@ -1,4 +1,4 @@
-"""What changed, per event and topic: the one source of truth for live pages (issue 19).
+"""What changed, per event and topic: the one source of truth for live pages.
 
 Every open page of an event follows one or more *topics* (``tournaments.live``):
 ``public`` (what the public pages and a player's page show: pairings, standings, the

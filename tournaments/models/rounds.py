@@ -92,7 +92,7 @@ class Outcome(models.TextChoices):
 
 
 class MatchKind(models.TextChoices):
-    """What a match is, stored when it is paired (issue 10): ``why`` is display only."""
+    """What a match is, stored when it is paired: ``why`` is display only."""
 
     SWISS = "swiss", _("Swiss")
     BRACKET = "bracket", _("Bracket")
@@ -102,7 +102,7 @@ class MatchKind(models.TextChoices):
 
 
 class Seating(models.TextChoices):
-    """Where a table sits, when it is not simply its bracket place (issue 23, item 3;
+    """Where a table sits, when it is not simply its bracket place (
     ``pairings.engine.seating``): at a player's fixed seat, or at a fixed seat numbered
     lower than its bracket place (marked so it is not taken for a top table)."""
 
@@ -167,9 +167,9 @@ class Match(models.Model):
     reported_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Issue 23, item 3: the table is a player's fixed seat (stored when paired).
+    # the table is a player's fixed seat (stored when paired).
     seating = models.CharField(max_length=16, choices=Seating.choices, blank=True, default="")
-    # Issue 23, item 4: the feature table's name (coverage, stream); "" when not featured.
+    # the feature table's name (coverage, stream); "" when not featured.
     feature_table = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
@@ -242,7 +242,7 @@ class SelfReport(models.Model):
     deleted: they stay next to the recorded result, which a staff entry overrides.
     ``games``: the game record of a best-of-3 ruleset (wins of seat 1, wins of seat 2,
     drawn games; M-MATCH-1), part of what the two players must agree on.
-    ``one_browser`` (issue 21) stays set once a report came from a browser that had
+    ``one_browser`` stays set once a report came from a browser that had
     reported for another player of the same table: the table is a dispute for staff.
     """
 
@@ -255,7 +255,7 @@ class SelfReport(models.Model):
     games = models.JSONField(null=True, blank=True)
     changes = models.PositiveSmallIntegerField(default=0)
     reported_at = models.DateTimeField(auto_now=True)
-    # issue 21: the browser that last sent this report (its signed cookie, see
+    # the browser that last sent this report (its signed cookie, see
     # ``tournaments.browsers``; "" when unknown) and whether a browser that had already
     # reported for another player of the table sent it: such a table is held for staff.
     browser = models.CharField(max_length=64, blank=True, default="")

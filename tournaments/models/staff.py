@@ -34,7 +34,7 @@ class EventStaff(models.Model):
 
 
 class StaffInvite(models.Model):
-    """A one-time invitation to join an event's staff (issue 20, item 9).
+    """A one-time invitation to join an event's staff.
 
     The link ``/staff/invite/<token>/`` carries the token; only its SHA-256 is stored
     (``token_hash``), so the database never holds a working link. ``email`` is where it

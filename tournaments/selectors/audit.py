@@ -126,7 +126,7 @@ def audit_for_staff(
     return lines
 
 
-AUDIT_PAGE_ROWS = 100  # rows on one page of the audit page (issue 20 item 14)
+AUDIT_PAGE_ROWS = 100  # rows on one page of the audit page
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def audit_page_for_staff(
     event: Event, f: AuditFilter, number: int, per_page: int = AUDIT_PAGE_ROWS
 ) -> AuditPage:
     """Page ``number`` of the audit rows matching ``f``, ``per_page`` rows a page, newest
-    first (issue 20 item 14: a page short enough for a phone). A ``number`` below 1 or
+    first (a page short enough for a phone). A ``number`` below 1 or
     past the last page is brought to the nearest page (the view says so). 5 queries."""
     total = _filtered(event, f).count()
     pages = max(1, math.ceil(total / per_page))

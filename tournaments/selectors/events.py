@@ -40,7 +40,7 @@ class DivisionSummary:
 
     @property
     def differs(self) -> bool:
-        """The announced rounds or cut are not the recommendation's (issue 20, item 13:
+        """The announced rounds or cut are not the recommendation's (
         the pages then say which applies). A single-elimination row (no Swiss rounds,
         P-RT-5 5–8) is not compared: closing check-in keeps the announced rounds."""
         rec = self.recommendation
@@ -100,7 +100,7 @@ def _shared_recommendations(
 
 def divisions_for_event(event: Event) -> list[DivisionSummary]:
     """Each division with its player counts and announced and recommended structure.
-    The recommendation is what closing check-in sets (issue 20, item 13: the same
+    The recommendation is what closing check-in sets (the same
     function, ``pairings.engine.ages.age_structure``, read with the players checked in,
     everyone active while nobody is; an age-modified division gets its share of the cut,
     P-AGE-5), else the event's round table by the division's active players. 3 queries."""
@@ -148,7 +148,7 @@ def divisions_for_event(event: Event) -> list[DivisionSummary]:
 def events_for_home(user: Any, limit: int = 30) -> tuple[list[Event], list[Event]]:
     """``(recent listed events, events the user is staff of)`` for the home page; each of
     the user's events has ``operates`` (organiser or scorekeeper there). Drafts and
-    unlisted events are only in the user's own list (issue 20, item 10). 2 queries."""
+    unlisted events are only in the user's own list. 2 queries."""
     listed = Event.objects.filter(listing=EventListing.LISTED)
     recent = list(listed.order_by(F("date").desc(nulls_last=True), "-created_at")[:limit])
     mine: list[Event] = []

@@ -1,4 +1,4 @@
-"""Featured matches as the public event page lists them (issue 23, item 4)."""
+"""Featured matches as the public event page lists them."""
 
 from __future__ import annotations
 

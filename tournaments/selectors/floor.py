@@ -1,4 +1,4 @@
-"""The judges' floor (issue 23): the calls a board shows, the end-of-round board, the
+"""The judges' floor: the calls a board shows, the end-of-round board, the
 players with a repeated infraction, and a player's own call.
 
 ``floor_for_staff`` reads a whole board in a fixed number of queries, whatever the

@@ -86,7 +86,7 @@ def registration_twin(event_id: int) -> dict[str, Any]:
 def registration_name(reg: Registration, twin: bool | None = None) -> str:
     """How people see ``reg`` (its player loaded): ``twin`` as given, else the
     ``name_twin`` annotation, else one query (``has_twin``), so a registration read
-    without the annotation is still told apart (issue 20 item 8)."""
+    without the annotation is still told apart."""
     if twin is None:
         twin = reg.name_twin if hasattr(reg, "name_twin") else has_twin(reg)
     p = reg.player
@@ -127,8 +127,8 @@ def with_shown_names(
 
 def shown_names(event_id: int, ids: Iterable[int] | None = None) -> dict[int, str]:
     """``{registration pk: name as people see it}`` for the registrations of event
-    ``event_id`` (only ``ids`` when given): "Noah Williams #0017" where two share a name
-    (issue 20 item 8). One query."""
+    ``event_id`` (only ``ids`` when given): "Noah Williams #0017" where two share a name.
+    One query."""
     regs = Registration.objects.filter(event_id=event_id)
     if ids is not None:
         regs = regs.filter(pk__in=list(ids))
@@ -145,7 +145,7 @@ def file_ids_for_event(event_id: int) -> dict[str, str]:
 
 def shown_names_by_external_id(event_id: int) -> dict[str, str]:
     """``{external_id: name as people see it}`` of every registration of the event, for
-    files keyed by the event's ids (the CSV exports, issue 20 item 8). One query."""
+    files keyed by the event's ids (the CSV exports). One query."""
     regs = with_shown_names(Registration.objects.filter(event_id=event_id).order_by(), event_id)
     return {r.external_id: registration_name(r) for r in regs}
 

@@ -1,4 +1,4 @@
-"""The cut-line outlook (issue 24, item 1) as the pages word it: the stored
+"""The cut-line outlook as the pages word it: the stored
 ``CutOutlook.data`` (``pairings.outlook_services.outlook_json``) read through the
 event's reverse relations, so this module needs neither ``standings`` nor ``pairings``.
 
@@ -15,7 +15,9 @@ from typing import Any
 
 from django.db.models import Subquery
 from django.db.models.fields.json import KeyTransform
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from ..models import DivisionCode, Registration
 
@@ -78,15 +80,15 @@ def chance_view(kind: str, chance: dict[str, Any]) -> ChanceView:
     label = cut_label(kind, int(chance.get("places", 0)), chance.get("flight"))
     verdict = str(chance.get("verdict", "open"))
     if verdict == IN:
-        text = _("in")
+        text = pgettext("cut outlook", "in")
         sentence = _("%(cut)s: in, whatever the other results (proven on match points).") % {
             "cut": label
         }
     elif verdict == OUT:
-        text = _("out")
-        sentence = _(
-            "%(cut)s: out, even winning every round left (proven on match points)."
-        ) % {"cut": label}
+        text = pgettext("cut outlook", "out")
+        sentence = _("%(cut)s: out, even winning every round left (proven on match points).") % {
+            "cut": label
+        }
     else:
         text = percent(float(chance.get("share", 0)))
         sentence = _next_round(chance, label, text)
@@ -144,7 +146,6 @@ class OutlookView:
     cells: dict[str, dict[str, ChanceView]]
     cuts: tuple[CutView, ...]
     day2: bool
-    simulations: int
 
 
 def _record(r: dict[str, Any]) -> RecordView:
@@ -163,18 +164,22 @@ def _record(r: dict[str, Any]) -> RecordView:
     return RecordView(label, verdict, text)
 
 
-def _cut(cut: dict[str, Any], simulations: int) -> CutView:
+def _cut(cut: dict[str, Any]) -> CutView:
     names = dict(DivisionCode.choices)
     divisions = [cut["division"]] if cut.get("division") else cut.get("divisions", [])
     where = " + ".join(str(names.get(code, code)) for code in divisions)
-    heading = "%s · %s" % (cut_label(cut["kind"], int(cut["places"]), cut.get("flight")), where)
-    meta = _(
+    heading = f"{cut_label(cut['kind'], int(cut['places']), cut.get('flight'))} · {where}"
+    rounds = int(cut.get("rounds_left", 0))
+    meta = ngettext(
+        "%(rounds)s Swiss round left; %(simulations)s simulated endings, results even, "
+        "draws at the rate seen so far (%(draws)s %%).",
         "%(rounds)s Swiss rounds left; %(simulations)s simulated endings, results even, "
-        "draws at the rate seen so far (%(draws)s %%)."
+        "draws at the rate seen so far (%(draws)s %%).",
+        rounds,
     ) % {
-        "rounds": cut.get("rounds_left", 0),
-        "simulations": f"{simulations:,}",
-        "draws": round(100 * float(cut.get("draw_rate", 0)), 1),
+        "rounds": rounds,
+        "simulations": number_format(int(cut.get("simulations", 0)), force_grouping=True),
+        "draws": number_format(round(100 * float(cut.get("draw_rate", 0)), 1), 1),
     }
     shown: list[RecordView] = []
     for r in cut.get("records", []):
@@ -192,12 +197,10 @@ def outlook_for_public(data: dict[str, Any] | None) -> OutlookView | None:
         pid: {kind.replace("-", "_"): chance_view(kind, c) for kind, c in chances.items()}
         for pid, chances in data.get("players", {}).items()
     }
-    simulations = int(data.get("simulations", 0))
     return OutlookView(
         cells=cells,
-        cuts=tuple(_cut(c, simulations) for c in data.get("cuts", [])),
+        cuts=tuple(_cut(c) for c in data.get("cuts", [])),
         day2=any(c["kind"] == DAY2 for c in data.get("cuts", [])),
-        simulations=simulations,
     )
 
 
@@ -215,4 +218,6 @@ def outlook_for_player(reg: Registration) -> list[ChanceView]:
     if not mine:
         return []
     order = {TOP_CUT: 0, DAY2: 1}
-    return [chance_view(kind, c) for kind, c in sorted(mine.items(), key=lambda kv: order.get(kv[0], 2))]
+    return [
+        chance_view(kind, c) for kind, c in sorted(mine.items(), key=lambda kv: order.get(kv[0], 2))
+    ]

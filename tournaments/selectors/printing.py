@@ -42,7 +42,7 @@ class SlipSeat:
 class Slip:
     """One match slip: table, the players with their record (two at a match, 3–5 in seat
     order at a pod), each player's token (for the QR code of their private report link,
-    printed on that player's own tear-off strip, issue 21)."""
+    printed on that player's own tear-off strip)."""
 
     table: int | None
     seats: tuple[SlipSeat, ...]
@@ -90,7 +90,7 @@ def surname_first(name: str) -> tuple[str, str]:
 
 
 def wall_sort_key(name: str) -> tuple[str, str, str]:
-    """The order of the wall list (issue 20 item 14): by surname (the last word), then
+    """The order of the wall list: by surname (the last word), then
     the given names, case and accents ignored (``search.folded``: "Álvarez" sorts with
     "Alvarez", before "Bauer"); the name itself breaks a tie."""
     surname, given = surname_first(name)

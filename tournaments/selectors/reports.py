@@ -56,7 +56,7 @@ class ReportSummary:
     """The reports of one table: ``state`` is waiting, held (agreed, not yet recorded),
     disputed, or agreed/overridden once the match is recorded. ``one_browser``: one
     browser reported for two players of the table, so it is disputed whatever the
-    reports say (issue 21)."""
+    reports say."""
 
     state: str
     lines: tuple[ReportLine, ...]
@@ -117,7 +117,7 @@ def _summaries(
 
 def _winner_name(r: SelfReport) -> str | None:
     """The reported winner as people see them (told apart from a same-name player,
-    issue 20 item 8), or None for a drawn match or double loss."""
+    ), or None for a drawn match or double loss."""
     if r.winner is None:
         return None
     return registration_name(r.winner, getattr(r, "winner_twin", None))
@@ -286,7 +286,7 @@ class PlayerStanding:
 
 def _snapshot_label(snapshot: Any) -> str:
     """ "Final standings" / "After round 3" in the visitor's language (the stored
-    ``label`` is English, for the staff's record; issue 20, item 14)."""
+    ``label`` is English, for the staff's record)."""
     if snapshot.final:
         return _("Final standings")
     return _("After round %(number)s") % {"number": snapshot.rounds_complete}

@@ -50,12 +50,12 @@ class MatchView:
     conceded: frozenset[int] = frozenset()  # pods: seats with no share of a draw (MP-PTS-1)
     extra_seconds: int = 0  # a judge's time extension for this table (tournaments.clock)
     draw_word: str = "Draw"  # the ruleset's word for a drawn match ("Tie", "Draw")
-    seating: str = ""  # issue 23 item 3: "fixed" / "fixed-not-top" (Match.seating)
-    feature_table: str = ""  # issue 23 item 4: the feature table's name, "" when not featured
+    seating: str = ""  # "fixed" / "fixed-not-top" (Match.seating)
+    feature_table: str = ""  # the feature table's name, "" when not featured
 
     @property
     def fixed_seat(self) -> bool:
-        """The table is a player's fixed seat (issue 23, item 3)."""
+        """The table is a player's fixed seat."""
         return bool(self.seating)
 
     @property
@@ -150,7 +150,7 @@ class RoundView:
 
     @property
     def featured(self) -> tuple[MatchView, ...]:
-        """The featured matches (issue 23, item 4), by feature table name."""
+        """The featured matches, by feature table name."""
         return tuple(
             sorted((m for m in self.matches if m.feature_table), key=lambda m: m.feature_table)
         )
@@ -158,7 +158,7 @@ class RoundView:
     @property
     def stage_label(self) -> str:
         """Elimination rounds by size, in the visitor's language: "Final", "Semi-finals",
-        "Quarter-finals", "Top 16" (issue 20, item 14: no English left on Spanish pages)."""
+        "Quarter-finals", "Top 16" (no English left on Spanish pages)."""
         if any(m.is_pod for m in self.matches):  # pod cuts (MP-SE-1): one pod is the final
             seated = sum(len(m.seats) for m in self.matches)  # the byes are in the round
             final = len(self.matches) == 1  # one pod and no bye (not top 7's first pod)
@@ -274,7 +274,7 @@ def _round_views(
     for m in matches:
         by_round[m.round_id].append(m)
     # Seats grouped by hand, not prefetch_related: a prefetch builds a queryset per
-    # match, a third of the time at 1,000 tables (public pages, issue 12).
+    # match, a third of the time at 1,000 tables (public pages).
     by_match: dict[int, list[MatchSeat]] = defaultdict(list)
     for s in seats.order_by("match_id", "seat"):
         by_match[s.match_id].append(s)

@@ -26,7 +26,7 @@ class StandingLine:
     dropped: bool
     top_cut: bool
     winner: bool = False  # P-AGE-3: the division's highest-placed player, final standings
-    player: str = ""  # issue 24, item 2: the receipt link of the public standings
+    player: str = ""  # the receipt link of the public standings
 
 
 @dataclass(frozen=True)

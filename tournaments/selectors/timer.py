@@ -1,7 +1,7 @@
 """The round clock as pages show it: each started round of the event, how long it has
 left by the server's clock (pauses, added time), the tables still playing and the
 tables a judge gave a time extension, each table on its own clock (the end-of-round
-board, issue 23). The limits come from the event's ruleset
+board). The limits come from the event's ruleset
 (``tournaments.clock``; pods: MP-TIME-1)."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class TableTime:
 
 @dataclass(frozen=True)
 class TableClock:
-    """One table still playing, on its own clock (issue 23, item 2: the end-of-round
+    """One table still playing, on its own clock (the end-of-round
     board): the round's clock with this table's extension (``extra_seconds``) added.
 
     ``clock.elapsed`` is the time the table has used, ``clock.limit`` the time it is
@@ -93,10 +93,10 @@ class RoundClock:
     paused_s: int
     final: bool
     parts: tuple[tuple[Round, str], ...] = ()  # (round, label) of merged rounds (projector)
-    # Issue 20 item 14: the round is complete; the clock stays at the moment its last
+    # the round is complete; the clock stays at the moment its last
     # result came in and the page's script does not count it on.
     complete: bool = False
-    # Issue 23, item 2: every table still playing on its own clock, in table order.
+    # every table still playing on its own clock, in table order.
     tables: tuple[TableClock, ...] = ()
 
     @property
@@ -180,7 +180,7 @@ def _round_clock(
     )
     clock = clock_of()
     pending = sorted((t, extra) for t, o, _, extra in rows if o == Outcome.PENDING and t)
-    # Issue 23: each table on its own clock (its extension added), for the end of round.
+    # each table on its own clock (its extension added), for the end of round.
     tables = tuple(
         TableClock(t, extra, clock_of(extra_seconds=extra) if extra else clock)
         for t, extra in pending
@@ -231,7 +231,7 @@ def _same_clock(c: RoundClock) -> tuple[object, ...]:
 
 
 def merged_clocks(clocks: Sequence[RoundClock]) -> list[RoundClock]:
-    """Issue 20 item 7: rounds started together ("Start all") run under one clock, so the
+    """Rounds started together ("Start all") run under one clock, so the
     projector shows them as one: labels joined, each table still playing (and each time
     extension) once, in table order across the groups. Rounds with a clock of their own
     (started apart, paused, time added) stay apart. In order of each clock's first round."""
@@ -262,8 +262,7 @@ def merged_clocks(clocks: Sequence[RoundClock]) -> list[RoundClock]:
 
 def clock_for_staff(rnd: Round, now: dt.datetime) -> RoundClock | None:
     """The clock of one round for its staff page, or None before it starts. A complete
-    round's clock is the one at its ``completed_at``, marked ``complete`` (issue 20 item
-    14: it no longer counts). 1 query."""
+    round's clock is the one at its ``completed_at``, marked ``complete`` (it no longer counts). 1 query."""
     if rnd.started_at is None:
         return None
     return _round_clock(rnd, rnd.event.rules, _match_rows([rnd])[rnd.pk], now)

@@ -47,7 +47,7 @@ def audit_log(
 
     ``old`` / ``new`` must be JSON-serialisable values (dicts of plain fields).
 
-    Every audited change is also a change for the live pages (issue 19): the staff pages
+    Every audited change is also a change for the live pages: the staff pages
     always; a match's players' own pages when ``obj`` is a match or a self-report, a
     player's own page when it is a registration, the table's players' pages when it is a
     judge call (without ``results``: no result changed); the clock for the actions of
@@ -70,7 +70,7 @@ def audit_log(
 
 def _live(event_id: int, action: str, obj: Any) -> None:
     topics = []
-    if isinstance(obj, JudgeCall):  # issue 23: the board, and the table's players' pages
+    if isinstance(obj, JudgeCall):  # the board, and the table's players' pages
         at = [obj.match_id] if obj.match_id else []
         live.changed(event_id, registrations=[obj.registration_id], matches=at)
         return

@@ -1,4 +1,4 @@
-"""Check-in (issue 20, items 4 and 5): who is present before round 1.
+"""Check-in: who is present before round 1.
 
 A registration is *checked in* when ``checked_in_at`` is set; ``checked_in_by`` is the
 staff member who ticked it, or None when the player checked in themselves (on their
@@ -41,7 +41,7 @@ def checkin_window(event: Event) -> bool:
 
 def checkin_pending(event: Event) -> bool:
     """True when ``event`` has a check-in step that is not closed yet and no round exists:
-    round 1 must not be paired (issue 20, item 4). No query when the instance says the
+    round 1 must not be paired. No query when the instance says the
     event has no check-in step or it is closed; else 2 (closed since the instance was
     read, e.g. by another request, counts as closed)."""
     if not event.checkin_step or event.checkin_closed_at is not None:

@@ -26,7 +26,7 @@ DECK_CHECK_ACTION = "decklist.check"
 
 
 def _require_cp(event: Event) -> None:
-    """P-POST-5, issue 23 item 5: only an event that collects deck lists (a Championship
+    """P-POST-5: only an event that collects deck lists (a Championship
     Point event by default; ``Event.collects_decklists``) records them and checks them."""
     if not event.collects_decklists:
         raise InvalidInput(

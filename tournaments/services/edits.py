@@ -90,7 +90,7 @@ def player_update(
     current = {"name": player.name, "player_id": player.player_id, "birth_year": player.birth_year}
     _check_expected(current, expected, player.name)
     if name is not _UNSET:
-        if name.strip():  # issue 21 item 3: the text rule for names (tournaments.text)
+        if name.strip():  # the text rule for names (tournaments.text)
             name = clean_name(name, gettext("Name"))
         name = " ".join(name.split())
         if not name:
@@ -230,7 +230,7 @@ def event_update(
         name = name.strip()
         if not name:
             raise InvalidInput(gettext("The event needs a name."))
-        name = clean_name(name, gettext("Name"))  # issue 21 item 3 (tournaments.text)
+        name = clean_name(name, gettext("Name"))  # (tournaments.text)
     if location is not _UNSET:
         location = clean_name(location, gettext("Venue"), required=False)
     changes = _changes(

@@ -115,13 +115,13 @@ def event_create(
     """Create an event, its divisions and make ``by`` its organiser.
 
     division_structure: ``{division code: (Swiss rounds, top cut)}`` for divisions whose
-    structure is not the event's (the New-event page's "Use these", issue 20 item 13);
+    structure is not the event's (the New-event page's "Use these");
     stored as the division's own (``Division.swiss_rounds`` / ``top_cut_size``).
 
-    listing: ``draft`` for an event made on the New-event page (issue 20, item 10: staff
+    listing: ``draft`` for an event made on the New-event page (staff
     only until published); ``listed`` (the default: imports, the demo, tests).
     carry_staff: give it the staff of ``by``'s previous event (``staff_carry_over``,
-    issue 20, item 9), as the New-event page does.
+    ), as the New-event page does.
 
     divisions: ``{division code: key of its Swiss pairing group}`` (divisions sharing a
     key are paired together, P-AGE-3); default one open division (P-AGE-6).
@@ -131,7 +131,7 @@ def event_create(
     expected_players / planned_*: what the event planner plans the day with
     (``tournaments.planning``): ``{division code: players}``, round 1's start, a Swiss
     round's length and the break in seconds (None: the ruleset's length), tables.
-    checkin_step: round 1 waits for Close check-in (issue 20, items 4 and 5; the New
+    checkin_step: round 1 waits for Close check-in (the New
     event page sets it, ``services.checkin``). top_cut_size: 0 or one of the ruleset's cut sizes (MP-SE-1 pod cuts for
     ``mtg-multiplayer``, powers of two otherwise); structure: one the ruleset runs.
     Raises InvalidInput for an empty name, an unknown ruleset, a structure the ruleset
@@ -139,7 +139,7 @@ def event_create(
     """
     if not name.strip():
         raise InvalidInput(gettext("The event needs a name."))
-    name = clean_name(name, gettext("Name"))  # issue 21 item 3 (tournaments.text)
+    name = clean_name(name, gettext("Name"))  # (tournaments.text)
     location = clean_name(location, gettext("Location"), required=False)
     try:
         get_ruleset(ruleset)

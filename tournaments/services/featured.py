@@ -1,4 +1,4 @@
-"""Featured tables (issue 23, item 4): a match staff put on coverage or stream.
+"""Featured tables: a match staff put on coverage or stream.
 
 Staff feature a match of a round not yet complete under a **feature table** name
 ("Stream", "Feature 1"; ``Match.feature_table``, at most 40 characters, one match per

@@ -1,5 +1,5 @@
 """Staff invites by e-mail or one-time link, and staff carried over to an organiser's next
-event (issue 20, item 9).
+event.
 
 An organiser invites someone without an account by e-mail address (the link is sent and
 also shown to copy) or makes a link to hand over. The link carries a random token; only
@@ -180,7 +180,7 @@ def staff_carry_over(*, event: Event, by: Actor) -> list[EventStaff]:
     roles are not copied: the creator is already organiser). Each role is audited as
     ``staff.add`` with the reason "carried over from <event>".
 
-    Decision (issue 20, item 9): done at once when an organiser creates an event on the
+    Decision: done at once when an organiser creates an event on the
     New-event page; the staff page lists them, each removable. Returns the roles added
     (none for a first event or an anonymous ``by``).
     """

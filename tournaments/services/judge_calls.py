@@ -1,4 +1,4 @@
-"""Judge calls (issue 23, item 1): a player calls a judge to their table from their
+"""Judge calls: a player calls a judge to their table from their
 private page; a judge claims the call on the floor board, may escalate it to the head
 judge, and resolves it with a note and, if given, a time extension that goes to the
 table's clock (``services.clock.match_time_extend``, the one per-table extension).

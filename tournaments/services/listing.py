@@ -1,4 +1,4 @@
-"""Who finds an event, and removing one (issue 20, item 10).
+"""Who finds an event, and removing one.
 
 A new event made on the New-event page is a draft (``EventListing.DRAFT``): it is not on
 the home page and its public pages answer 404 to everyone but its staff

@@ -1,4 +1,4 @@
-"""Deck lists from players (issue 23, item 5; P-POST-5).
+"""Deck lists from players (P-POST-5).
 
 An event collects lists when its organiser says so, else by its ruleset's default
 (``Event.collects_decklists``). Each player submits and edits their list on their
@@ -111,7 +111,7 @@ def decklist_check(event: Event, text: str) -> DeckList:
 def decklist_submit(
     *, registration: Registration, text: str, now: dt.datetime | None = None
 ) -> Registration:
-    """The player submits (or replaces) their own list on their private link (issue 23,
+    """The player submits (or replaces) their own list on their private link (
     item 5): kept only while their window is open (``decklist_window``) and the list is
     legal (``decklist_check``); a submission after a reopening locks the list again.
     Audited as the player (``decklist.submit``). Raises InvalidInput (closed, empty) or

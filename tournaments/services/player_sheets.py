@@ -100,7 +100,7 @@ def _division_of_cell(cell: str, divisions: dict[str, Division]) -> Division | N
 
 
 def _sheet_name(cell: str) -> tuple[str, str]:
-    """A row's name as the text rule for names cleans it (``tournaments.text``, issue 21
+    """A row's name as the text rule for names cleans it (``tournaments.text``
     item 3) and ``""``; or the cell as read and the problem ("Name: contains the control
     character U+001B, which a name cannot hold.")."""
     if not cell:
@@ -151,7 +151,7 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
         notes: list[str] = []
         if r.turned:
             notes.append(f"Written “{r.cells[sheet.columns.get('name', 0)]}”: saved as {name}.")
-        for cell in (name, r.player_id):  # issue 21, item 2: said before anything is saved
+        for cell in (name, r.player_id):  # said before anything is saved
             if cell and starts_like_formula(cell):
                 notes.append(
                     gettext(

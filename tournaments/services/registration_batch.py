@@ -78,7 +78,7 @@ def players_register(
     order of ``entries``. Raises InvalidInput, naming the pasted line where there is one.
 
     A player added once check-in is closed is present (``checked_in_at``: they are at
-    the desk; issue 20), so the check-in counts and the age plan include them.
+    the desk), so the check-in counts and the age plan include them.
 
     Names go through the one text rule for names (``tournaments.text.clean_name``, issue
     21 item 3) and are saved normalised; a refused name raises ``TextRefused`` (an

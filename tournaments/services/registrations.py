@@ -52,7 +52,7 @@ def parse_player_lines(text: str) -> list[PlayerLine]:
     with a tab is read as tab-separated (a spreadsheet copied to the clipboard).
 
     A tab or a line break is a separator, never part of a cell; every other control
-    character stays in its cell, for the text rule to refuse (issue 21, item 3).
+    character stays in its cell, for the text rule to refuse.
     Raises InvalidInput naming the first bad line (1-based); returns nothing partial.
     """
     lines: list[PlayerLine] = []
@@ -100,7 +100,7 @@ def _age_divisions(event: Event) -> dict[str, Division]:
 
 
 def division_mismatch(event: Event, birth_year: int | None, division: Division) -> str:
-    """Issue 20 item 3 (P-AGE-1): ``""`` when ``division`` is the one ``birth_year`` gives
+    """(P-AGE-1): ``""`` when ``division`` is the one ``birth_year`` gives
     by the season's cut-offs (``seasons.event_season``), or there is nothing to compare
     (no birth year, no age divisions); else the question staff confirm, e.g. "Born 1993:
     Masters by the season's cut-offs. Put in Junior anyway?"."""
@@ -116,7 +116,7 @@ def division_mismatch(event: Event, birth_year: int | None, division: Division) 
 
 
 def division_of_birth_year(event: Event, birth_year: int | None) -> Division:
-    """The division a player added without one joins (issue 20 item 3): the one of their
+    """The division a player added without one joins: the one of their
     birth year by the season's cut-offs (P-AGE-1) in an event with age divisions, else
     the event's only (or first) division. Raises InvalidInput when the birth year is
     missing but needed, or gives a division the event does not have."""
@@ -152,7 +152,7 @@ def registration_add(
     late: flagged tardy and given a loss for every started round (P-LATE-1, I-5); in a
     flighted division they join the smaller flight (P-FL-4). See ``players_register``.
 
-    Issue 20 item 3: a name written "Last, First" is turned round as a pasted sheet's is
+    A name written "Last, First" is turned round as a pasted sheet's is
     (``tournaments.player_sheet.turn_name``); without ``division`` the birth year chooses it
     by the season's cut-offs (``division_of_birth_year``, P-AGE-1); a ``division`` the
     birth year does not give needs ``confirm_division``.
@@ -163,7 +163,7 @@ def registration_add(
     DivisionUnconfirmed (an InvalidInput) for an unconfirmed division against the birth
     year. Nothing is saved when it raises.
     """
-    if name.strip():  # issue 21 item 3: the text rule sees the name as typed
+    if name.strip():  # the text rule sees the name as typed
         name = clean_name(name, gettext("Name"))
     name = " ".join(turn_name(name.strip())[0].split())
     if not name:
@@ -279,7 +279,7 @@ def registration_drop(*, registration: Registration, by: Actor, reason: str = ""
 def registration_reinstate(
     *, registration: Registration, by: Actor, reason: str = ""
 ) -> Registration:
-    """Undo a drop (issue 20: a no-show dropped by mistake, a player who changed their
+    """Undo a drop (a no-show dropped by mistake, a player who changed their
     mind): the player is paired again from their next round. Allowed only while that round
     is not yet paired in their division's groups (once it is, they missed it: drops are
     final from then on, P-SW-6), never for a disqualified player, a finished event, or a
@@ -352,7 +352,7 @@ def registration_set_division(
     their birth year (P-AGE-1). Allowed only before round 1 is paired: the divisions fix
     the pairing groups and the age mode (P-AGE-2, P-AGE-3). Raises InvalidInput otherwise,
     and DivisionUnconfirmed (an InvalidInput) for a move against the player's birth year
-    by the season's cut-offs without ``confirm`` (issue 20 item 3)."""
+    by the season's cut-offs without ``confirm``."""
     reg = (
         Registration.objects.select_for_update()
         .select_related("division", "player", "event")

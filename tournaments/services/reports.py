@@ -13,7 +13,7 @@ agrees. A staff entry always overrides the reports and the override is logged
 (``results.slip_enter``). The match row is the lock: reports of one table are applied
 one after the other. What differs between the formats is a ``ResultFormat``.
 
-Issue 21, item 1: a report sent from a browser that had already reported for another
+A report sent from a browser that had already reported for another
 player of the same table (one phone holding both links) is kept but never recorded: the
 table becomes a dispute for staff (``SelfReport.one_browser``, state ``one-browser``),
 and such a browser cannot drop that player's opponents (``registration_self_drop``).
@@ -40,7 +40,7 @@ from .result_types import Result, ResultFormat, result_format, seats_of
 from .results import locked_match, slip_enter
 
 WAITING, HELD, DISPUTED, RECORDED = "waiting", "held", "disputed", "recorded"
-ONE_BROWSER = "one-browser"  # a dispute: one browser reported for two players (issue 21)
+ONE_BROWSER = "one-browser"  # a dispute: one browser reported for two players
 
 
 def check_can_report(m: Match, registration: Registration) -> None:
@@ -71,7 +71,7 @@ def agreed_report(seats: list[MatchSeat], reports: list[SelfReport]) -> SelfRepo
 def report_state(m: Match, seats: list[MatchSeat], reports: list[SelfReport]) -> str:
     """``recorded``, ``waiting`` (someone has not reported and those who did agree on who
     won), ``held`` (everyone agrees, not recorded yet), ``disputed``, or ``one-browser``
-    (a dispute: one browser reported for two players of the table, issue 21)."""
+    (a dispute: one browser reported for two players of the table)."""
     if m.reported:
         return RECORDED
     if any(r.one_browser for r in reports):
@@ -135,7 +135,7 @@ def report_submit(
 
     Returns the table's state afterwards: ``waiting`` (for the others), ``held`` (agreed,
     waiting for a staff click), ``disputed``, ``one-browser`` or ``recorded``. Sending
-    the same report again changes nothing. Issue 21: when ``browser`` already reported
+    the same report again changes nothing. when ``browser`` already reported
     for another player of the table, the report is kept with ``one_browser`` set and the
     table becomes a dispute for staff (``one-browser``) whatever the reports say; it is
     never recorded from the reports. Raises InvalidInput (self-reporting off, not seated,
@@ -205,7 +205,7 @@ def report_accept(*, match: Match, by: Actor) -> Match:
     """A staff click records the result every player of the table reported (the ``hold``
     setting); in a pod the players who said they conceded share no draw (MP-PTS-1). A
     second click changes nothing. Raises InvalidInput unless all reports agree, and for
-    a table one browser reported for (issue 21: staff decide it with a reason)."""
+    a table one browser reported for (staff decide it with a reason)."""
     m = locked_match(match)
     if m.reported:
         return m
@@ -248,7 +248,7 @@ def dispute_resolve(
 
 
 def _one_browser_refusal() -> str:
-    """Why staff cannot accept a table one browser reported for (issue 21)."""
+    """Why staff cannot accept a table one browser reported for."""
     return gettext(
         "Both reports came from one phone: decide the result at the table and record it "
         "with a reason."
@@ -258,7 +258,7 @@ def _one_browser_refusal() -> str:
 def browser_acted_against(registration: Registration, browser: str) -> bool:
     """Whether ``browser`` (an id from ``tournaments.browsers``) sent a self-report for a
     player who sat at a table with ``registration`` in any round of the event: it acted
-    as one of their opponents (issue 21). "" matches nothing. 1 query."""
+    as one of their opponents. "" matches nothing. 1 query."""
     if not browser:
         return False
     return (
@@ -272,7 +272,7 @@ def browser_acted_against(registration: Registration, browser: str) -> bool:
 def registration_self_drop(*, registration: Registration, browser: str = "") -> Registration:
     """The player drops themselves on their private link (P-SW-6), acting as ``by``;
     ``browser``: the sending browser's id. Refused (InvalidInput, nothing changes) when
-    that browser reported for one of the player's opponents (issue 21, item 1: whoever
+    that browser reported for one of the player's opponents (whoever
     holds both links of a table cannot drop the other player; the player sees the staff,
     who can drop them or undo a drop, ``registration_reinstate``). Otherwise as
     ``registration_drop``; returns the dropped registration."""

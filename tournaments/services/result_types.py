@@ -1,4 +1,4 @@
-"""One result value for every table, and the per-format rules that read it (issue 10, 4).
+"""One result value for every table, and the per-format rules that read it.
 
 A :class:`Result` says what happened at a table whatever its size: an outcome (``win``,
 ``draw``, ``double-loss``; empty when it follows from the rest), the winner's

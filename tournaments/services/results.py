@@ -113,12 +113,12 @@ def _same_result(a: Result, b: Result) -> bool:
 def check_agreed_override(
     m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Actor, reason: str
 ) -> None:
-    """Issue 20 item 3: a staff entry (``by`` not a Registration) that differs from the
+    """A staff entry (``by`` not a Registration) that differs from the
     result *every* seated player reported — recorded already or held for a staff click —
     needs a reason. Raises AgreedResultOverride (the agreed result in words) when
     ``reason`` is blank; otherwise returns and ``_log_overrides`` audits the reason.
     Players' partial or disagreeing reports, or reports one browser sent for two
-    players (issue 21), need nothing (a dispute is decided with a reason anyway,
+    players, need nothing (a dispute is decided with a reason anyway,
     ``dispute_resolve``)."""
     if isinstance(by, Registration) or reason.strip():
         return
@@ -126,7 +126,7 @@ def check_agreed_override(
     if not reports or len(reports) < len(seats):
         return
     if any(getattr(r, "one_browser", False) for r in reports):
-        return  # one phone reported for both (issue 21): no real agreement to protect
+        return  # one phone reported for both: no real agreement to protect
     if not all(r.same_result(reports[0]) for r in reports):
         return
     agreed = fmt.agreed_result(seats, reports[0])

@@ -56,10 +56,10 @@ def round_create(
     unavoidable rematch, a bye moved up, unproven optimality), stored in ``Round.notes``
     and the audit row. The database refuses a player seated twice. The table numbers
     are the hall's: the bracket places numbered from the group's first table, around
-    the event's fixed seats (``seating.round_tables``, issue 23 item 3).
+    the event's fixed seats (``seating.round_tables``).
     """
-    # issue 20 item 7: numbered from the group's first table, after other groups' tables;
-    # issue 23 item 3: fixed seats kept, their tables reserved hall-wide (services.seating)
+    # numbered from the group's first table, after other groups' tables;
+    # fixed seats kept, their tables reserved hall-wide (services.seating)
     seated = round_tables(group, phase, tables)
     notes = [*notes, *seated.notes]
     rnd = Round.objects.create(
@@ -70,7 +70,7 @@ def round_create(
     # Two inserts whatever the size (a 1,000-table round in well under a second); the
     # matches keep the order of ``tables`` (their pks increase in that order).
     # Ids, not instances, for the foreign keys: setting a related instance costs more
-    # than the insert itself at 3,000 rows (issue 12).
+    # than the insert itself at 3,000 rows.
     matches = Match.objects.bulk_create(
         Match(
             round_id=rnd.pk,

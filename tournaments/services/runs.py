@@ -60,7 +60,7 @@ LEASE = dt.timedelta(seconds=30)
 SEND_GRACE = dt.timedelta(seconds=10)
 START_GRACE = dt.timedelta(seconds=60)
 MAX_ATTEMPTS = 2  # starts by a worker before a run whose worker keeps dying is failed
-# Staff pages say a worker has not answered (issue 21, item 5) once a sent row waited this
+# Staff pages say a worker has not answered once a sent row waited this
 # long to be picked up, or a held row's heartbeat is this old (two beats missed); "Try
 # again" comes once the lease is lost (``lease_lost``). Judged in the web request, so it
 # shows even when no worker is left to run the sweep.
@@ -117,7 +117,7 @@ def run_active(
     and not returned, unless a worker holding it still beats (``LEASE``). Call inside a
     transaction.
 
-    ``recover_lost`` (a staff member's "Try again", issue 21, item 5): a run whose lease
+    ``recover_lost`` (a staff member's "Try again"): a run whose lease
     is lost (:func:`row_lease_lost`) is recovered here as :func:`runs_sweep` would — sent
     again and returned with a note, or, its worker lost ``MAX_ATTEMPTS`` times, failed
     and not returned — so the request works without the sweep (beat runs it on a worker)
@@ -300,7 +300,7 @@ def row_lease_lost(row: Any, now: dt.datetime) -> bool:
 
 @dataclass(frozen=True)
 class NoAnswer:
-    """Why no worker has answered a queued or running row, for its staff page (issue 21,
+    """Why no worker has answered a queued or running row, for its staff page (
     item 5). ``reason``: ``"unsent"`` (the task queue never took it), ``"unpicked"``
     (sent, but no worker picked it up) or ``"silent"`` (a worker took it and its
     heartbeat stopped); ``seconds`` since the last sign; ``lost``: the lease is lost, so

@@ -1,4 +1,4 @@
-"""Fixed seating (issue 23, item 3): a table kept for one player all event.
+"""Fixed seating: a table kept for one player all event.
 
 Staff give a player a **fixed table** (``Registration.fixed_table``) with a reason that
 only staff see (mobility, sight …). From then on:
@@ -109,7 +109,7 @@ def round_tables(group: PairingGroup, phase: str, tables: Sequence[Table]) -> Ro
     (``tables.round_first_table``, set here when the group has none), with the event's
     fixed seats (module docstring; Swiss phases move fixed-seat players' tables, brackets
     only skip them). When a number would be one another group's round in play uses, the
-    round starts after that group's tables and the notes say so (issue 20 item 7), as
+    round starts after that group's tables and the notes say so, as
     before. Call inside the pairing's transaction. Three queries at most (one more than
     before: the fixed seats), more only for notes."""
     played: Played = [

@@ -43,7 +43,7 @@ def staff_invite(*, event: Event, who: str, role: str, by: Actor) -> EventStaff:
     """Give the account with username or e-mail ``who`` a ``role`` at ``event``.
 
     Someone without an account is invited by e-mail or one-time link instead
-    (``services.invites``, issue 20 item 9); an unknown username is refused with that
+    (``services.invites``); an unknown username is refused with that
     advice. Raises InvalidInput for an unknown account or role, or a role the person
     already holds.
     """
@@ -171,7 +171,7 @@ def _clean_options(event: Event, options: dict[str, Any]) -> dict[str, Any]:
 
 def _fixed_once_played(event: Event, cleaned: dict[str, Any]) -> None:
     """Refuse changing an option fixed once a result is recorded (``OptionSpec.
-    fixed_once_played``: the match length, issue 24 item 3) at an event with results:
+    fixed_once_played``: the match length) at an event with results:
     the game records already stored were checked against the old value."""
     for spec in event.rules.options:
         if not spec.fixed_once_played or spec.name not in cleaned:

@@ -1,5 +1,4 @@
-"""Table numbers across the pairing groups of one hall, and starting them together
-(issue 20 item 7).
+"""Table numbers across the pairing groups of one hall, and starting them together.
 
 Every pairing group numbers its tables from its ``first_table`` (``PairingGroup``), so
 groups playing at the same time never share a number: Masters on tables 1–8, Junior +
@@ -117,7 +116,7 @@ def rounds_to_start(event: Event) -> list[tuple[str, Round]]:
 @transaction.atomic
 def rounds_start_all(*, event: Event, by: Actor) -> list[Round]:
     """Publish (P-POST-1) and start (P-POST-2) every paired-not-started round of the event
-    at one server time, so they run under one clock (issue 20 item 7): one ``started_at``
+    at one server time, so they run under one clock: one ``started_at``
     (and ``published_at`` for those still paired), an audit row per step as
     ``round_publish`` and ``round_start`` write them, the public pages rebuilt once.
     Returns the rounds started, by group. Raises RoundStateError when there is none."""

@@ -1,4 +1,4 @@
-"""Undo, audited, within the rules' windows (issue 20).
+"""Undo, audited, within the rules' windows.
 
 - :func:`round_pairings_discard`: throw away a round's pairings before it starts, so its
   pairing group is paired again (``rounds.round_discard``, P-POST-2).
@@ -54,7 +54,7 @@ NOTE_MAX = 500
 
 @transaction.atomic
 def round_pairings_discard(*, round: Round, by: Actor, reason: str = "") -> Event:  # noqa: A002
-    """Discard the pairings of a round that has not started (issue 20 item 1): its
+    """Discard the pairings of a round that has not started: its
     matches and the round row are removed (``rounds.round_discard``: refused with
     RoundStateError once started, P-POST-2; one ``round.discard`` audit row with the
     discarded tables and seed; the public pages rebuilt when the round was public; the
@@ -135,7 +135,7 @@ def round_seats_swap(
     by: Actor,
     reason: str = "",
 ) -> Round:
-    """Swap two players of a round that has not started between their tables (issue 20
+    """Swap two players of a round that has not started between their tables (
     item 2): each takes the other's seat (a bye goes with the seat). Only Swiss rounds
     (a bracket follows the seeds: discard and pair it again instead).
 
@@ -175,7 +175,7 @@ def round_seats_swap(
         )
     if Outcome.LOSS in (a.match.outcome, b.match.outcome):
         raise InvalidInput(gettext("A late-entry loss is not a table: it cannot be swapped."))
-    if refusal := swap_refusal(rnd, [a.registration, b.registration]):  # issue 23 item 3
+    if refusal := swap_refusal(rnd, [a.registration, b.registration]):
         raise InvalidInput(refusal)
     matches = {
         m.pk: m for m in Match.objects.select_for_update().filter(pk__in=[a.match_id, b.match_id])
@@ -239,7 +239,7 @@ def round_table_move(
     by: Actor,
     reason: str = "",
 ) -> Round:
-    """Re-seat a table of a round that has not started (issue 20, "swap or re-seat"): its
+    """Re-seat a table of a round that has not started: its
     players move to table ``table`` (a player who needs a table near the door, a broken
     table). When another table of the round already has that number, the two tables
     trade numbers. Refused with InvalidInput (nothing changes) for a bye, a late-entry
@@ -268,7 +268,7 @@ def round_table_move(
             gettext("Table %(table)s is in use by another pairing group in the hall.")
             % {"table": table}
         )
-    if refusal := move_refusal(rnd, m, table):  # issue 23 item 3: fixed seats stay
+    if refusal := move_refusal(rnd, m, table):  # fixed seats stay
         raise InvalidInput(refusal)
     other = Match.objects.select_for_update().filter(round=rnd, table=table).first()
     old = {"table": m.table, "to": table, "traded_with": other.pk if other else None}
@@ -358,7 +358,7 @@ def round_last_entry_undo(
     version: int | None = None,
     reason: str = "",
 ) -> Match:
-    """Undo the entry that completed a round (issue 20 item 4): the result of the table
+    """Undo the entry that completed a round: the result of the table
     entered last is cleared (not reported again, a new match version) and the round is
     in progress again, so the slip can be entered anew. Only that most recent entry:
     the others of a complete round change through a judge's correction (P-POST-4).

@@ -35,7 +35,7 @@ def get_item(mapping: dict[Any, Any] | None, key: Any) -> Any:
 @register.filter
 def shown_name(registration: Any) -> str:
     """A registration's name as people see it, told apart from a same-name player of its
-    event ("Noah Williams #0017", ``selectors.names.registration_name``; issue 20 item 8).
+    event ("Noah Williams #0017", ``selectors.names.registration_name``).
     Free when the queryset was read with ``with_shown_names``, else one query."""
     return registration_name(registration)
 
@@ -67,7 +67,7 @@ def quick_scores(
     naming the winner; the drawn scores only when ``ties`` and the ruleset has a word
     for a drawn match: ``{% quick_scores m.p1.name m.p2.name event.rules.draw_word ties
     event.best_of as scores %}``. ``best_of`` 1 (a best-of-1 Magic event): 1-0, 0-1 and
-    the drawn game 0-0-1 (issue 24, item 3)."""
+    the drawn game 0-0-1."""
     draws = bool(ties and draw_word)
     return [
         (score, quick_score_label(score, first, second, draw_word))
@@ -125,7 +125,7 @@ def live_source(
     extra: str = "",
     page: str = "",
 ) -> str:
-    """The attributes that make a page follow its event live (issue 19, ``live``): put on
+    """The attributes that make a page follow its event live (``live``): put on
     ``<main>`` (base.html's ``live`` block). The stream of the public pages (``extra``:
     the optional public topics it follows too, ``clock`` and ``results``, as the
     projector does), of ``reg``'s own page, or (``staff``) of the staff pages, with the
@@ -135,7 +135,7 @@ def live_source(
     refreshes itself on every staff notice, fetched as a plain page (``data-live-page``),
     morphed into place (idiomorph) and not inherited by the forms inside it; not on the
     answer to a posted form (a paste's preview), which a GET of its address would not
-    give back (issue 20: a 405 found on the organiser's day). 1 query."""
+    give back (a 405 found on the organiser's day). 1 query."""
     if staff:
         url = reverse("staff:live", args=[event.slug])
         topics = [live.STAFF, live.CLOCK]
@@ -176,7 +176,7 @@ def live_source(
 def no_answer(row: Any) -> Any:
     """Why no worker has answered a background run or import job (``services.runs.
     NoAnswer``: reason, seconds, lost), judged now in this request, or None:
-    ``{% with silence=run|no_answer %}`` (issue 21, item 5)."""
+    ``{% with silence=run|no_answer %}``."""
     return lease_no_answer(row) if row is not None else None
 
 
@@ -188,7 +188,7 @@ REFRESH_PARAMETERS = ("live",)
 @register.filter
 def page_url(request: Any) -> str:
     """The address of the page ``request`` shows, for a link to it (the public pages'
-    "Refresh", issue 20 item 14): its path and query without the refresh-only ``live``
+    "Refresh"): its path and query without the refresh-only ``live``
     parameter, e.g. ``/e/x/pairings/?by=name&live=public-17`` → ``/e/x/pairings/?by=name``.
     A request without a query answers its path. Never raises."""
     query = request.GET.copy()

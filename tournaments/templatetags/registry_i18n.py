@@ -28,7 +28,7 @@ def translated(text: object) -> str:
 
 @register.filter
 def bdi(name: object) -> SafeString:
-    """``<bdi>name</bdi>``, the name escaped (issue 21, item 3): a right-to-left name
+    """``<bdi>name</bdi>``, the name escaped: a right-to-left name
     (Arabic, Hebrew) keeps its own direction and does not reorder the record, table
     number or "vs" written next to it, and any bidirectional control an old name still
     holds ends with the element. Empty stays empty. ``{{ m.p1.name|bdi }}``; inside
@@ -63,7 +63,7 @@ WHY_WORDS = {
     "bye: lowest bracket without a bye, random": gettext_noop(
         "bye: lowest bracket without a bye, random"
     ),
-    "manual change": gettext_noop("manual change"),  # issue 20: a staff swap (services.undo)
+    "manual change": gettext_noop("manual change"),  # a staff swap (services.undo)
 }
 WHY_PATTERNS = (
     (

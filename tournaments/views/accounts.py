@@ -1,4 +1,4 @@
-"""Staff accounts and an event's listing (issue 20, items 9 and 10): accepting an invite
+"""Staff accounts and an event's listing: accepting an invite
 link (making an account or signing in), publishing, unlisting and deleting an event, and
 withdrawing an unused invite. Password reset is Django's own views (config/urls.py)."""
 
@@ -43,7 +43,7 @@ def _joined(request: HttpRequest, staff: EventStaff) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def invite_accept(request: HttpRequest, token: str) -> HttpResponse:
-    """An invite link (issue 20, item 9). Signed in: a button accepts it. Otherwise a form
+    """An invite link. Signed in: a button accepts it. Otherwise a form
     makes the account (username, password twice, Django's password validators) and
     accepts at once, or the visitor signs in first and comes back here. An unknown, used
     or expired link answers 404 or 410 with what to do."""
@@ -102,7 +102,7 @@ def team_invite_withdraw(request: HttpRequest, event: Event, invite_id: int) -> 
 @event_staff_required("manage")
 def event_listing(request: HttpRequest, event: Event) -> HttpResponse:
     """Publish a draft, unlist a listed event or list it again (``listing`` posted:
-    ``listed`` or ``unlisted``; issue 20, item 10). Back to the page it came from
+    ``listed`` or ``unlisted``). Back to the page it came from
     (``next``: the dashboard or the staff page)."""
     listing = request.POST.get("listing", "")
     try:
@@ -124,8 +124,7 @@ def event_listing(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_staff_required("manage")
 def event_delete(request: HttpRequest, event: Event) -> HttpResponse:
-    """Delete a draft or an event without results once its name is typed (issue 20, item
-    10); a wrong name or an event with results is refused on the staff page, and nothing
+    """Delete a draft or an event without results once its name is typed; a wrong name or an event with results is refused on the staff page, and nothing
     is deleted."""
     form = EventDeleteForm(request.POST)
     if form.is_valid():

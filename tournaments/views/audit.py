@@ -50,7 +50,7 @@ def _page_url(request: HttpRequest, number: int) -> str:
 def audit(request: HttpRequest, event: Event) -> HttpResponse:
     """One page of the audit rows matching the filters (a GET form, so a filtered view
     is a link), ``AUDIT_PAGE_ROWS`` a page, newest first, with links to the other pages
-    keeping the filters (issue 20 item 14) and to every matching row as CSV. A ``page``
+    keeping the filters and to every matching row as CSV. A ``page``
     that is not a number or does not exist shows the nearest page and says so."""
     form, f = _filter(request, event)
     asked = _page_number(request)

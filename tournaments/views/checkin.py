@@ -1,4 +1,4 @@
-"""Check-in pages (issue 20, items 4 and 5).
+"""Check-in pages.
 
 * ``staff:checkin``: the staff check-in list, made for a phone at the door: a search by
   name (any order, accents ignored) or player ID, and one tap per player toggling present

@@ -57,8 +57,7 @@ def public_event_context(event: Event) -> dict[str, Any]:
 
 
 def public_event_or_404(request: HttpRequest, slug: str) -> Event:
-    """The event ``slug`` for a public page, or 404: unknown, or a draft (issue 20, item
-    10) and the visitor is not its staff (a draft's staff see its pages as they will be).
+    """The event ``slug`` for a public page, or 404: unknown, or a draft and the visitor is not its staff (a draft's staff see its pages as they will be).
     1 query; 2 for a signed-in visitor of a draft."""
     event = get_object_or_404(Event, slug=slug)
     if event.listing == EventListing.DRAFT and not staff_roles(request.user, event):

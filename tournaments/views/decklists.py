@@ -1,4 +1,4 @@
-"""Deck lists from players (issue 23, item 5): the player's own list on their private
+"""Deck lists from players: the player's own list on their private
 link, the judges' reading of any list, reopening one list, the deadline and the
 organiser's settings, and the lists published after the event.
 

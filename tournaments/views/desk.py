@@ -100,7 +100,7 @@ def dispute_resolve(request: HttpRequest, event: Event, match_id: int) -> HttpRe
 def _correctable_rounds(event: Event) -> list[tuple[Round, str]]:
     """The started and complete rounds, latest first, each with its label: its pairing
     group's name for people ("Junior + Senior") when the event pairs several groups, else
-    "" (issue 20, item 12: never a group key)."""
+    "" (never a group key)."""
     statuses = (RoundStatus.STARTED, RoundStatus.COMPLETE)
     rounds = list(
         event.rounds.filter(status__in=statuses)
@@ -195,7 +195,7 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     """Penalty notes of the event, newest first, and the form to add one (its player and
     round may come in the query string: the floor board's "Note a penalty"); notes of
-    an infraction the player repeated are flagged (issue 23, item 6)."""
+    an infraction the player repeated are flagged."""
     asked = {k: request.GET[k] for k in ("registration", "round_number") if k in request.GET}
     form = PenaltyForm(request.POST or None, event=event, initial=asked)
     if request.method == "POST" and form.is_valid():

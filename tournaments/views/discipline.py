@@ -62,7 +62,7 @@ def decklists(request: HttpRequest, event: Event) -> HttpResponse:
         "checks": deck_checks_for_staff(event),
         "cut_players": _cut_players(event),
         "check_form": DeckCheckForm(),
-        **settings_forms(event),  # issue 23, item 5: the deadline, collected, published
+        **settings_forms(event),  # the deadline, collected, published
     }
     return render(request, "tournaments/staff/decklists.html", context)
 

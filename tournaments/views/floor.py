@@ -1,4 +1,4 @@
-"""The judges' floor board (issue 23, items 1, 2 and 6), made for a phone in a dim hall:
+"""The judges' floor board, made for a phone in a dim hall:
 the open judge calls by table with how long they have waited (claim, escalate to the
 head judge, resolve with a note and a time extension), the end-of-round board (the
 tables still playing with their extension and time used, the results missing) and the

@@ -1,4 +1,4 @@
-"""Help where it is needed (issue 13, item 6): the public page explaining the standings
+"""Help where it is needed: the public page explaining the standings
 columns of the event's ruleset, from the registry's own explanations
 (``rulesets.Column.explanation``, ``Ruleset.glossary``), and the staff help page per
 role, whose list of what a role may do is read from ``permissions.CAPABILITIES``.

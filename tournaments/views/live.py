@@ -1,4 +1,4 @@
-"""The live streams pages hold open, and their polling fallback (issue 19).
+"""The live streams pages hold open, and their polling fallback.
 
 ``/e/<event>/live/`` (public pages: topics ``public`` and ``finished``; ``clock`` and
 ``results`` when asked for by name, as the projector does),

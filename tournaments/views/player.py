@@ -6,12 +6,12 @@ and drop themselves. It never shows another player's link; it is sent with
 ``Referrer-Policy: same-origin`` and ``Cache-Control: private, no-store`` so the token
 does not leak to other sites or shared caches. An unknown token is a 404.
 
-Decision (issue 20, item 1): ``same-origin``, not ``no-referrer``: with ``no-referrer``
+Decision: ``same-origin``, not ``no-referrer``: with ``no-referrer``
 the browser posts the page's forms with ``Origin: null``, which Django's CSRF check
 refuses, so a player could not drop or report without JavaScript. ``same-origin`` still
 sends no address to any other site.
 
-Issue 21, item 1: the page gives the browser a signed id cookie
+The page gives the browser a signed id cookie
 (``tournaments.browsers``); reports and drops pass that id to the services, which hold
 a table for staff when one browser reports for two of its players and refuse a drop
 from a browser that reported for the player's opponent.
@@ -65,7 +65,7 @@ def _registration(slug: str, token: str) -> Registration:
     """The registration of a private link, with ``name_twin`` (another player of the
     event has its name: the heading tells them apart, in the same query) and
     ``judge_called`` (a judge was called to their table of a published or started round:
-    only then is the call read, issue 23), or 404."""
+    only then is the call read), or 404."""
     called = JudgeCall.objects.filter(
         match__seats__registration=OuterRef("pk"),
         match__round__status__in=(RoundStatus.PUBLISHED, RoundStatus.STARTED),
@@ -112,13 +112,13 @@ def _render(
         and rnd.phase not in ELIMINATION_PHASES,
         "game_record": get_ruleset(reg.event.ruleset).game_record,
         "drop_form": PlayerDropForm(),
-        "self_checkin": self_checkin_open(reg.event),  # issue 20: the "Check in" button
-        **_judge_call_context(reg, page),  # issue 23, item 1: "Call a judge"
-        # issue 23, item 5: the deck list card (a query only while no deadline is set)
+        "self_checkin": self_checkin_open(reg.event),  # the "Check in" button
+        **_judge_call_context(reg, page),  # "Call a judge"
+        # the deck list card (a query only while no deadline is set)
         "decklist": decklist_window(reg) if reg.event.collects_decklists else None,
-        # issue 13: place, record and points; every report line says whom it is about
+        # place, record and points; every report line says whom it is about
         "standing": (standing := standing_for_player(reg)),
-        # issue 24, item 1: "Top 8: 64 % — a win next round makes it 97 %" (1 query)
+        # "Top 8: 64 % — a win next round makes it 97 %" (1 query)
         "outlook": outlook_for_player(reg) if standing else [],
         "report_lines": [(x.registration_id, *x.seen_by(reg.pk)) for x in page.summary.lines]
         if page.summary
@@ -138,7 +138,7 @@ def _render(
 
 
 def _judge_call_context(reg: Registration, page: Any) -> dict[str, Any]:
-    """The "Call a judge" card (issue 23, item 1): the latest call of the player's table
+    """The "Call a judge" card: the latest call of the player's table
     this round (``judge_call``, with ``judge_call_who``: who claimed it) and whether a
     new call can be made (seated at a table of a published or started round, no call of
     the table open). 1 query once a judge was called to the table (``judge_called``)."""
@@ -163,7 +163,7 @@ def _judge_call_context(reg: Registration, page: Any) -> dict[str, Any]:
 @require_safe
 def player_home(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
     """The player's page: their table and opponent, their report, earlier results. Gives
-    the browser its id cookie (issue 21)."""
+    the browser its id cookie."""
     return remember_browser(request, _render(request, _registration(slug, token)))
 
 
@@ -246,7 +246,7 @@ def player_report(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
 @require_POST
 def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player drops themselves (P-SW-6), after ticking the confirmation; refused
-    from a browser that reported for their opponent (issue 21,
+    from a browser that reported for their opponent (
     ``services.registration_self_drop``)."""
     reg = _registration(slug, token)
     if not PlayerDropForm(request.POST).is_valid():
@@ -267,7 +267,7 @@ def player_drop(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 @require_POST
 def player_judge_call(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
-    """Call a judge to the player's table (issue 23, item 1), with an optional
+    """Call a judge to the player's table, with an optional
     ``reason`` (``JudgeCallReason``; ``services.judge_call_open``). HTMX: answers the
     judge-call card (422 with the reason when refused: already called, not seated);
     without JavaScript: redirects to the page with a message."""

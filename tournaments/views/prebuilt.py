@@ -48,7 +48,7 @@ from .common import HtmxRequest, public_event_or_404, wants_fragment
 MAX_AGE = 5  # seconds a shared cache may serve a public page without asking again
 SEARCH_LIMIT = 20
 ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")
-# Accept-Language and Cookie: the page is in the visitor's language (issue 13).
+# Accept-Language and Cookie: the page is in the visitor's language.
 VARY = ("Accept-Encoding", "HX-Request", "HX-History-Restore-Request", "Accept-Language", "Cookie")
 View = Callable[..., HttpResponse]
 
@@ -208,7 +208,7 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
     the event's public pages change, the player's stream brings this HTML itself (``seat``,
     ``live.seats``: read for every open player page at once from the prebuilt seats), or
     asks the page to fetch it (``seatfetch``, here: no query on a hit), so every phone
-    shows a new round at once (issue 19)."""
+    shows a new round at once."""
     lines = format_html_join(
         "",
         '<li><span class="where">{}</span>{}<small class="round-label">{}</small></li>',

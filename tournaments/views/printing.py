@@ -5,7 +5,7 @@ Each page is plain HTML with a print stylesheet (``static/css/print.css``); ``?p
 ``a4`` (default) or ``letter`` sets the page size and the slip height, so four match
 slips (or two pod slips) fill a sheet of either paper.
 
-Issue 21, item 1: a player's private link lets whoever holds it report and drop for
+A player's private link lets whoever holds it report and drop for
 them, so a slip no longer carries both links side by side. The staff part (table,
 players, result boxes, signatures) stays whole; each player's QR code, link and name
 are on that player's own tear-off strip beyond a dashed cut line, one strip per seat.

@@ -1,6 +1,6 @@
 """Public pages: no login, phone-first, small, and only ever published rounds (P-POST-1).
 
-Until the event is finished each page follows it live (issue 19, ``tournaments.live``):
+Until the event is finished each page follows it live (``tournaments.live``):
 the page holds the event's stream and its ``live`` partial fetches itself again on a
 notice of the public topic; an HTMX request receives only that partial
 (``common.public_page``). The standings page lives in ``standings.views.public``.
@@ -36,14 +36,14 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def event_home(request: HtmxRequest, slug: str) -> HttpResponse:
     """The event's announcements (S-2), divisions, current rounds, links and the
-    estimated finish (``planning``) and the featured matches (issue 23). 6 queries."""
+    estimated finish (``planning``) and the featured matches. 6 queries."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)
     context["divisions"] = divisions_for_event(event)
-    # issue 20, item 13: divisions announced with different rounds or cuts show their own
+    # divisions announced with different rounds or cuts show their own
     context["per_division"] = len({(d.rounds, d.cut) for d in context["divisions"]}) > 1
-    context["plan"] = plan_for_event(event)  # the estimated finish (issue 13)
-    # issue 23, item 4: the featured matches of the current rounds
+    context["plan"] = plan_for_event(event)  # the estimated finish
+    # the featured matches of the current rounds
     context["featured"] = featured_for_public(event, context["current_rounds"])
     return public_page(request, "tournaments/public/event.html", context)
 

@@ -1,4 +1,4 @@
-"""The result forms of every table format, chosen in one place (issue 10, item 4).
+"""The result forms of every table format, chosen in one place.
 
 The slip, correction, dispute and self-report views post to the same result services
 (``services.slip_enter``, ``result_correct``, ``dispute_resolve``, ``report_submit``)

@@ -52,7 +52,7 @@ def _player_page(
         "disqualify_form": disqualify or DisqualifyForm(),
         "drop_form": DropForm(),
         "history": [_change(a) for a in history.order_by("-at", "-id")[:20]],
-        # issue 23, item 6: the player's penalties, an infraction noted twice flagged
+        # the player's penalties, an infraction noted twice flagged
         "penalties": PenaltyNote.objects.filter(event=event, registration=reg).select_related("by"),
         "repeated": repeated_for_player(event, reg.pk),
     }

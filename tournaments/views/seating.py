@@ -1,4 +1,4 @@
-"""Fixed seats and featured tables (issue 23, items 3 and 4).
+"""Fixed seats and featured tables.
 
 Staff (organisers and scorekeepers) give a player a fixed table from the player's staff
 page, and feature a match from the round page; a player opts out of being featured on

@@ -94,14 +94,14 @@ def event_create(request: HtmxRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial=initial)
     season = str(form.data.get("season_year") or "") if form.is_bound else ""
     rules = RULESETS.get(str(form.data.get("ruleset") if form.is_bound else ruleset_id))
-    # The planner (issue 13): the GET inputs, or the same names posted with the event.
+    # The planner: the GET inputs, or the same names posted with the event.
     plan_form = PlanForm(request.POST if request.method == "POST" else request.GET)
     plan = plan_for_form(plan_form, rules.id) if rules else None
     context = {
         "form": form,
         "plan_form": plan_form,
         "plan": plan,
-        # issue 20, item 13: "Use these" gives every planned division its structure
+        # "Use these" gives every planned division its structure
         "fill_divisions": ",".join(f"{d.division}:{d.rounds}:{d.cut}" for d in plan.divisions)
         if plan
         else "",
@@ -122,9 +122,9 @@ def event_create(request: HtmxRequest) -> HttpResponse:
         try:
             event = services.event_create(
                 by=request.user,
-                checkin_step=True,  # issue 20: round 1 waits for Close check-in
-                listing=EventListing.DRAFT,  # issue 20: staff only until published
-                carry_staff=True,  # issue 20: the organiser's last staff join it
+                checkin_step=True,  # round 1 waits for Close check-in
+                listing=EventListing.DRAFT,  # staff only until published
+                carry_staff=True,  # the organiser's last staff join it
                 **form.service_kwargs(),
                 **plan_form.event_fields(form.cleaned_data["ruleset"]),
             )
@@ -191,7 +191,7 @@ def _players_page(
         "divisions_open": not event.rounds.exists(),
         "division_choices": list(event.divisions.order_by(age_order())),
         "cutoffs": cutoffs(event_season(event)),
-        # issue 20 item 3: a division against the birth year, asked before it is saved
+        # a division against the birth year, asked before it is saved
         "division_question": forms.get("division_question", ""),
         "move": forms.get("move"),
     }
@@ -210,7 +210,7 @@ def players(request: HttpRequest, event: Event) -> HttpResponse:
 def player_add(request: HttpRequest, event: Event) -> HttpResponse:
     """Register one player; a late player is told the losses they receive (P-LATE-1). A
     division chosen against the birth year is asked first: the page shows the question
-    and a button posting the same form with ``confirm_division`` (issue 20 item 3)."""
+    and a button posting the same form with ``confirm_division``."""
     form = PlayerForm(request.POST, event=event)
     if form.is_valid():
         try:
@@ -288,7 +288,7 @@ def players_import(request: HttpRequest, event: Event) -> HttpResponse:
 def player_division(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
     """Move a player to another age division, before round 1 only (P-AGE-1 override). A
     move against the player's birth year is asked first: the players page shows the
-    question with a button confirming it (issue 20 item 3)."""
+    question with a button confirming it."""
     reg = get_object_or_404(Registration, pk=registration_id, event=event)
     form = DivisionForm(request.POST, event=event)
     if not form.is_valid():
@@ -341,7 +341,7 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
 @require_POST
 @event_operator_required
 def player_reinstate(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
-    """Undo a drop before the player's next round is paired (issue 20): they are paired
+    """Undo a drop before the player's next round is paired: they are paired
     again from it. Refused, with the reason, once that round is paired."""
     reg = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, event=event
@@ -398,7 +398,7 @@ def round_detail(request: HttpRequest, event: Event, round_id: int) -> HttpRespo
         "marked_ids": marked,
         "marked": [m.table for m in view.tables if m.id in marked],
         "pair_next": _pair_next(rnd),
-        "undo_last": _undo_last(rnd),  # issue 20 item 4
+        "undo_last": _undo_last(rnd),
         **clock_context(rnd),  # the round clock and its controls (views.clock)
     }
     return render(request, ROUND_TEMPLATE, context)
@@ -416,7 +416,7 @@ def _pair_next(rnd: Round) -> str:
 
 def _undo_last(rnd: Round) -> Match | None:
     """The table whose entry completed the round, while "Undo last entry" is offered
-    (issue 20 item 4: the round complete, the next round not paired), else None."""
+    (the round complete, the next round not paired), else None."""
     if rnd.status != RoundStatus.COMPLETE or services.last_entry_undo_refusal(rnd):
         return None
     return services.round_last_entry(rnd)
@@ -474,7 +474,7 @@ def _slip(match: Match, form: SlipForm, by: Actor, reason: str = "") -> None:
     """Turn a validated :func:`slip_form` into a ``slip_enter`` call. In a complete
     round a pod is final and a match slip may only repeat the recorded result (a double
     submit): a change is a judge's correction, with a reason (P-POST-4). ``reason``: the
-    override's reason when the slip differs from what every player reported (issue 20).
+    override's reason when the slip differs from what every player reported.
     Raises MatchslipError."""
     args = result_args(match, form)
     result: services.Result = args["result"]
@@ -509,7 +509,7 @@ def match_result(request: HtmxRequest, event: Event, match_id: int) -> HttpRespo
     progress (results missing) as an out-of-band swap; a refused form is answered 422
     with the reason and changes nothing; a stale form (version mismatch) 409, showing
     "This match was just recorded as …". Without JS: redirects to the round.
-    A slip that differs from the result every player reported asks first (issue 20):
+    A slip that differs from the result every player reported asks first:
     "Both players reported … Override? Reason:", posting the same slip with ``reason``
     (HTMX: in the row, 409; without JS: a page of its own)."""
     match = event_match_or_404(event, match_id)
@@ -528,7 +528,7 @@ def match_result(request: HtmxRequest, event: Event, match_id: int) -> HttpRespo
 def override_response(
     request: HtmxRequest, event: Event, match: Match, override: AgreedResultOverride
 ) -> HttpResponse:
-    """Ask for the reason of a slip overriding what every player reported (issue 20
+    """Ask for the reason of a slip overriding what every player reported (
     item 3): the same slip's fields carried in hidden inputs, a reason to type, and
     "Override". HTMX: the table's row with the question (409); without JS: a page."""
     fields = [
@@ -555,7 +555,7 @@ def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
     except ResultConflict as e:
         return str(e), 409
     except AgreedResultOverride:
-        raise  # the caller asks for a reason (issue 20)
+        raise  # the caller asks for a reason
     except MatchslipError as e:
         return str(e), 422
     return "", 200
@@ -593,7 +593,7 @@ def slip_response(
         "slips_open": _slips_open(rnd),
         "ties": _ties_allowed(event, rnd.phase in ELIMINATION_PHASES),
         "pair_next": _pair_next(rnd) if not missing else "",
-        "undo_last": _undo_last(rnd) if not missing else None,  # issue 20 item 4
+        "undo_last": _undo_last(rnd) if not missing else None,
         "override": override,
     }
     return render(request, f"{ROUND_TEMPLATE}#result_response", context, status=status)

@@ -1,4 +1,4 @@
-"""Table numbers across the pairing groups and "Start all" (issue 20 item 7), from the
+"""Table numbers across the pairing groups and "Start all", from the
 staff dashboard: each group's first table (``services.tables``), and one button that
 publishes and starts every paired-not-started round under one clock. Organisers and
 scorekeepers (``operate``); each view calls one service, shows a ``MatchslipError`` as a

@@ -52,7 +52,7 @@ def structure_recommendation(request: HttpRequest, event: Event) -> dict[str, An
     ``?players=N`` (default: the registered players) and, for MTG, players with 1/2/3
     awarded bye rounds (``?byes1=…&byes2=…&byes3=…``), each counting as 2/4/8 players.
 
-    Issue 20, item 13: with players in several divisions and no ``?players``, the answer
+    With players in several divisions and no ``?players``, the answer
     is per division (``divisions``: ``selectors.divisions_for_event``, what closing
     check-in sets, P-AGE-2 … P-AGE-5), not the table read with everyone together;
     ``checkin_sets``: closing check-in will still apply it (no round paired yet)."""
@@ -112,7 +112,7 @@ def _team_page(
         "options_form": options or _options_form(event),
         "ruleset": get_ruleset(event.ruleset),
         "structure": structure_recommendation(request, event),
-        # issue 20, items 9 and 10: pending invites, a new invite's link, delete.
+        # pending invites, a new invite's link, delete.
         "invites": StaffInvite.objects.filter(
             event=event, used_at__isnull=True, expires_at__gt=timezone.now()
         ).order_by("-created_at"),
@@ -136,7 +136,7 @@ def team(request: HttpRequest, event: Event) -> HttpResponse:
 @event_staff_required("manage")
 def team_invite(request: HttpRequest, event: Event) -> HttpResponse:
     """Give someone a role, found by username or e-mail. An e-mail with no account, or
-    nothing, makes a one-time invite link instead (issue 20, item 9): shown here to copy,
+    nothing, makes a one-time invite link instead: shown here to copy,
     and sent to the address when there is one."""
     form = StaffInviteForm(request.POST)
     if form.is_valid():

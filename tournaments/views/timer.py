@@ -28,8 +28,7 @@ from .common import HtmxRequest, public_event_or_404, public_page
 def timer(request: HtmxRequest, slug: str) -> HttpResponse:
     """The projector page: clocks of the started rounds, tables playing and with a time
     extension, QR code of the public pairings. Staff of the event also get a link to each
-    round's controls. Full screen for a 1920×1080 projector, without the site header
-    (issue 20 item 14)."""
+    round's controls. Full screen for a 1920×1080 projector, without the site header."""
     event = public_event_or_404(request, slug)
     now = timezone.now()
     clocks = timer_for_public(event, now)
@@ -40,7 +39,7 @@ def timer(request: HtmxRequest, slug: str) -> HttpResponse:
         "live": event.status != "finished",  # a projector waits for the next round
         "server_ms": int(now.timestamp() * 1000),
         "pairings_url": pairings_url,
-        # The code's accessible name says where it leads (issue 20 item 14).
+        # The code's accessible name says where it leads.
         "qr": qr_svg(pairings_url, title=gettext("QR code of the public pairings")),
         "is_staff": bool(staff_roles(request.user, event)),
     }

@@ -1,4 +1,4 @@
-"""Undo on the staff round page (issue 20): discard a round's pairings before it starts,
+"""Undo on the staff round page: discard a round's pairings before it starts,
 swap two players between tables before it starts, undo the entry that completed a round
 until the next round is paired (organisers and scorekeepers). Each view parses the form,
 calls one service (``services.undo``) and shows a ``MatchslipError`` as a message
@@ -51,7 +51,7 @@ class UndoLastForm(forms.Form):
 @require_POST
 @event_operator_required
 def round_discard(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
-    """Discard the pairings of a round that has not started (issue 20 item 1); the
+    """Discard the pairings of a round that has not started; the
     dashboard then offers to pair it again. Refused, with the reason, once started."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
     reason = request.POST.get("reason", "")
@@ -71,7 +71,7 @@ def round_discard(request: HttpRequest, event: Event, round_id: int) -> HttpResp
 @require_POST
 @event_operator_required
 def round_swap(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
-    """Swap two players of a round that has not started between their tables (issue 20
+    """Swap two players of a round that has not started between their tables (
     item 2). A refused swap (same player, same table, another pairing group, a started
     round) changes nothing and says why."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
@@ -132,7 +132,7 @@ def round_move(request: HttpRequest, event: Event, round_id: int) -> HttpRespons
 @require_POST
 @event_operator_required
 def round_undo_last(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
-    """Undo the entry that completed the round (issue 20 item 4): its table is not
+    """Undo the entry that completed the round: its table is not
     reported again and the round is in progress; refused once the next round is
     paired, or when another entry came meanwhile."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)

@@ -39,7 +39,7 @@ def read_json(path: Path) -> Any:
     content = read_file(path)
     try:
         return decode_json(content)
-    except FileRefused as e:  # also an object holding a key twice (issue 21, item 4)
+    except FileRefused as e:  # also an object holding a key twice
         raise CommandError(f"{path}: {e}") from e
 
 

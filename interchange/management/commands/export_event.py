@@ -6,7 +6,7 @@ no audit trail, penalties, staff, self-reports, private links or slug.
 
 With ``--archive``: the event's archive ``matchslip.archive.v1``
 (``tournaments.services.archive``): everything the event holds, which ``import_event``
-restores identically (same slug and private links) — the backup (issue 21, item 6).
+restores identically (same slug and private links) — the backup.
 """
 
 import json

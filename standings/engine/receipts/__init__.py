@@ -1,4 +1,4 @@
-"""Tiebreaker receipts (issue 24, item 2): how the standings engine counted each player's
+"""Tiebreaker receipts: how the standings engine counted each player's
 tiebreaker columns, opponent by opponent, with every floor, cap, freeze and virtual
 opponent named by its rule ID.
 

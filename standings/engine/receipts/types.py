@@ -1,4 +1,4 @@
-"""The shapes of a tiebreaker receipt (issue 24, item 2): frozen dataclasses, exact Fractions.
+"""The shapes of a tiebreaker receipt: frozen dataclasses, exact Fractions.
 
 A :class:`Receipt` shows one player how the standings engine counted their tiebreaker
 columns: one :class:`RoundLine` per round of their record (an opponent, a bye, a

@@ -1,0 +1,133 @@
+"""The cut-line outlook through the services, the task and the pages:
+computed on the worker after each Swiss round's standings, stored once per snapshot,
+shown on the public standings, the player's page and the help page, in English and
+Spanish. Real PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairings.engine.outlook import SIMULATIONS, outlook, simulations_for
+from pairings.outlook_services import group_input, outlook_compute, outlook_json
+from pairings.services import round_pair
+from standings.models import CutOutlook
+from standings.services import standings_compute, standings_latest
+from tests import factories
+from tournaments import services
+from tournaments.models import Outcome
+from tournaments.public_pages import public_pages_refresh
+from tournaments.services import Result
+
+pytestmark = pytest.mark.django_db
+
+SPANISH = {"HTTP_ACCEPT_LANGUAGE": "es"}
+
+
+def play(rnd, by, pick=0):
+    services.round_publish(round=rnd, by=by)
+    services.round_start(round=rnd, by=by)
+    for m in rnd.matches.filter(outcome=Outcome.PENDING).order_by("table"):
+        seats = list(m.seats.order_by("seat"))
+        services.slip_enter(match=m, result=Result.win(seats[pick].registration), by=by)
+
+
+def played(organiser, rounds: int, *, players: int = 8, top_cut: int = 4, **kwargs):
+    """An event of ``players``, 3 Swiss rounds and a top cut, ``rounds`` of them played
+    (no task runs: the test computes the standings itself)."""
+    event = factories.event_with_players(
+        players, by=organiser, swiss_rounds=3, top_cut_size=top_cut, **kwargs
+    )
+    for n in range(1, rounds + 1):
+        (rnd,) = round_pair(event=event, group="open", by=organiser, seed=n)
+        play(rnd, organiser)
+    return event
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: the tasks run on commit
+def test_P_TC_1_the_outlook_follows_each_swiss_round_on_the_worker(organiser):
+    event = played(organiser, 2)
+    stored = CutOutlook.objects.get(snapshot=standings_latest(event))
+    assert (stored.rounds_complete, stored.simulations) == (2, simulations_for(8))
+    assert stored.simulations >= SIMULATIONS
+    (cut,) = stored.data["cuts"]
+    assert cut["simulations"] == stored.simulations
+    assert (cut["kind"], cut["division"], cut["places"], cut["rounds_left"]) == (
+        "top-cut",
+        "open",
+        4,
+        1,
+    )
+    chances = stored.data["players"]
+    assert set(chances) == set(event.registrations.values_list("external_id", flat=True))
+    assert sum(c["top-cut"]["share"] for c in chances.values()) == pytest.approx(4, abs=1e-3)
+    # One outlook per round's standings: round 1's is kept with its snapshot.
+    assert CutOutlook.objects.filter(event=event).count() == 2
+    # The last Swiss round decides the cut: the standings show it, nothing is simulated.
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=3)
+    play(rnd, organiser)
+    assert not CutOutlook.objects.filter(snapshot=standings_latest(event)).exists()
+
+
+def test_the_outlook_is_stored_once_and_reproducible_from_its_seed(organiser):
+    event = played(organiser, 2)
+    snapshot = standings_compute(event=event)
+    first = outlook_compute(snapshot.pk)
+    assert first is not None and first.seconds >= 0
+    assert outlook_compute(snapshot.pk) is None  # the task ran twice: stored once
+    assert CutOutlook.objects.filter(snapshot=snapshot).count() == 1
+    (group,) = event.groups.all()
+    again = group_input(event, group)
+    assert again is not None and again.seed == first.seed
+    assert (
+        outlook_json([(again, outlook(again.players, again.plan, seed=again.seed))]) == first.data
+    )
+
+
+def test_an_older_snapshot_or_an_event_without_a_cut_gets_no_outlook(organiser):
+    event = played(organiser, 1)
+    older = standings_compute(event=event)
+    standings_compute(event=event)
+    assert outlook_compute(older.pk) is None  # a newer snapshot's task computes it
+    no_cut = played(organiser, 1, top_cut=0)
+    assert outlook_compute(standings_compute(event=no_cut).pk) is None
+    assert not CutOutlook.objects.exists()
+
+
+def test_P_TC_1_the_public_standings_show_chances_and_records_in_both_languages(client, organiser):
+    event = played(organiser, 2)
+    outlook_compute(standings_compute(event=event).pk)
+    url = reverse("public:standings", args=[event.slug])
+    body = client.get(url).content.decode()
+    assert body.count('class="outlook') >= 8 and "Cut-line outlook" in body
+    assert "Top 4 · Open" in body and "simulated endings" in body
+    assert "%" in body and "100 %" not in body and " 0 %" not in body
+    spanish = client.get(url, **SPANISH).content.decode()
+    assert "Previsión del corte" in spanish and "finales simulados" in spanish
+    public_pages_refresh(event.pk)  # the prebuilt pages carry it too
+    assert "Cut-line outlook" in client.get(url).content.decode()
+
+
+def test_P_TC_1_the_players_page_says_what_a_win_next_round_changes(client, organiser):
+    event = played(organiser, 2)
+    outlook_compute(standings_compute(event=event).pk)
+    chances = CutOutlook.objects.get(event=event).data["players"]
+    reg = next(
+        r
+        for r in event.registrations.all()
+        if chances[r.external_id]["top-cut"]["verdict"] == "open"
+        and chances[r.external_id]["top-cut"]["if_win"] is not None
+    )
+    url = reverse("public:player", args=[event.slug, reg.report_token])
+    body = client.get(url).content.decode()
+    assert 'id="player-outlook"' in body and "Top 4: " in body
+    assert "a win next round makes it" in body
+    spanish = client.get(url, **SPANISH).content.decode()
+    assert "una victoria en la próxima ronda" in spanish
+
+
+def test_the_standings_help_page_explains_the_method_in_both_languages(client, organiser):
+    event = played(organiser, 1)
+    url = reverse("public:standings_help", args=[event.slug])
+    assert 'id="outlook-method"' in client.get(url).content.decode()
+    assert "10.000 veces" in client.get(url, **SPANISH).content.decode()
