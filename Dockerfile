@@ -8,6 +8,7 @@ COPY tournaments ./tournaments
 COPY pairings ./pairings
 COPY standings ./standings
 COPY rulesets ./rulesets
+COPY interchange ./interchange
 RUN pip install --no-cache-dir .
 COPY manage.py ./
 COPY templates ./templates

@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/matchslip
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test test-fast lint bench chromium clean messages
+.PHONY: install run venue test test-fast lint bench chromium clean messages
 
 # The Spanish catalogue is compiled in pure Python (polib, config/catalogue.py): no gettext.
 install: $(STAMP)
@@ -36,6 +36,16 @@ run: install
 	else \
 	  $(BIN)/python manage.py runserver --noreload 127.0.0.1:$(PORT); \
 	fi
+
+# Venue mode: the event on this laptop for the phones of the local network (docs/operations.md,
+# "Venue mode"): the LAN address detected (ADDRESS=… names it), its QR code printed, DEBUG
+# off with a key kept in var/venue-secret-key, tasks in-process, the server restarted if it
+# stops. SQLite by default, or DATABASE_URL.
+venue: install
+	@mkdir -p var && test -s var/venue-secret-key || \
+	  (umask 077 && $(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))' > var/venue-secret-key)
+	SECRET_KEY="$${SECRET_KEY:-$$(cat var/venue-secret-key)}" \
+	  $(BIN)/python manage.py venue --port $(PORT) $(if $(ADDRESS),--address $(ADDRESS))
 
 # Debian's Chromium for the browser tests (never a downloaded browser).
 chromium:

@@ -34,6 +34,11 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-development-key-only-used-with-debug-on"
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Venue mode (``manage.py venue``, which sets it): the address phones on the local network
+# open, e.g. http://192.168.1.20:8000. QR codes and printed links name it, whatever
+# address the staff's own browser used (tournaments.venue.absolute_url). Unset: the
+# request's own address.
+VENUE_URL = env.str("VENUE_URL", default="").rstrip("/")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -106,9 +111,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer, IMMEDIATE takes the write lock when a
     # transaction begins (a deferred one that upgrades fails at once with "database is
     # locked"), and a writer waits up to 20 s for the lock instead of failing.
+    # synchronous=FULL: a commit is on disk before the request answers, so a killed server
+    # or a laptop losing power keeps every slip it showed as saved (venue mode; NORMAL
+    # could lose the last commits on a power cut).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
@@ -255,7 +263,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

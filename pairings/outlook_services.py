@@ -3,8 +3,8 @@ rest of each Swiss pairing group and store what it says (``standings.CutOutlook`
 
 It lives in the pairing layer because the simulation is the Swiss pairing procedure
 played forward (``pairings.engine.outlook``); the standings layer, which may not import
-pairings, calls it through ``standings.services.on_snapshot`` (registered in
-``pairings.apps``) and shows the stored result.
+pairings, sends its task by name after each snapshot (``standings.services.outlook_send``)
+and shows the stored result.
 
 What is simulated, per pairing group (``group_outlook``):
 
@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from celery import current_app
 from django.db import IntegrityError, transaction
 
 from rulesets import Context, get_ruleset
@@ -47,7 +46,6 @@ from tournaments.models import (
     Registration,
     RoundStatus,
 )
-from tournaments.outages import BROKER_ERRORS, broker_outage
 from tournaments.procedures import Stage, group_stages
 from tournaments.public_pages import public_pages_changed
 
@@ -69,8 +67,6 @@ from .procedures import event_groups
 
 logger = logging.getLogger(__name__)
 
-OUTLOOK_TASK = "pairings.tasks.outlook_compute"
-
 
 @dataclass(frozen=True)
 class GroupInput:
@@ -82,18 +78,6 @@ class GroupInput:
     seed: int
     external: dict[str, str]  # registration id (engine id) → the player's id in files
     flight: int | None
-
-
-def outlook_on_commit(snapshot_id: int) -> None:
-    """Send the outlook task for a snapshot that just committed (``on_snapshot``). An
-    unreachable broker is logged once per outage and never raised: the standings are
-    stored; only their outlook is missing."""
-    try:
-        current_app.tasks[OUTLOOK_TASK].delay(snapshot_id)
-    except BROKER_ERRORS as e:
-        broker_outage.failed(e)
-    else:
-        broker_outage.worked()
 
 
 def outlook_compute(snapshot_id: int) -> CutOutlook | None:
@@ -188,14 +172,15 @@ def _cuts(divisions: list[Any], group: PairingGroup) -> dict[str, int]:
 
 def _seed(group: PairingGroup) -> int:
     """The seed of a group's simulations: its last complete round's pairing seed (I-1)
-    and the group, so the same standings always give the same outlook."""
+    and the group, so the same standings always give the same outlook. 0 ≤ seed < 2**63."""
     last = (
         group.rounds.filter(status=RoundStatus.COMPLETE)
         .order_by("-number")
         .values_list("seed", flat=True)
         .first()
     )
-    return abs(int(last or 0)) * 1_000_003 + group.pk
+    # kept below 2**63: the seed is stored in a bigint column (CutOutlook.seed)
+    return (abs(int(last or 0)) * 1_000_003 + group.pk) % 2**63
 
 
 def _first_tiebreakers(lines: Any, column: str | None) -> dict[str, float]:

@@ -4,10 +4,12 @@ A correction of round N (``tournaments.services.result_correct``) marks the pair
 round N+1 whose players' brackets it changed (``Match.bracket_changed``). While that
 round has not started, ``round_repair_preview`` shows what
 ``pairings.engine.repair.repair`` would change — only the tables needed for a valid
-pairing — and ``round_repair`` applies it: the changed tables are replaced, every other
-table keeps its players and number, the marks are cleared, and one audit row records the
-old and new tables, the engine's explanation and the seed (I-1). Once the round has
-started its pairings are frozen and the repair is refused.
+pairing — under the table numbers the hall will use (fixed seats kept,
+``services.seating.repair_numbers``), and ``round_repair`` applies it: the changed
+tables are replaced, every other table keeps its players and number, the marks are
+cleared, and one audit row records the old and new tables, the engine's explanation and
+the seed (I-1). Once the round has started its pairings are frozen and the repair is
+refused.
 """
 
 from __future__ import annotations
@@ -46,17 +48,26 @@ from .services import round_pair
 REPAIRABLE = (RoundStatus.PAIRED, RoundStatus.PUBLISHED)
 
 
+#: A changed table's number in the hall and its ``Match.seating``, by the engine's number.
+HallNumbers = dict[int, tuple[int, str]]
+
+
 @dataclass(frozen=True)
 class RepairPreview:
     """A proposed repair: the engine's result, the seed that reproduces it, a
-    fingerprint of the change (so applying it checks nothing moved meanwhile), and the
-    players' names by id for display."""
+    fingerprint of the change (so applying it checks nothing moved meanwhile), the
+    players' names by id for display, ``numbers`` (:data:`HallNumbers`: the numbers the
+    applied re-pair gives the new tables, fixed seats kept, ``services.seating``) and
+    ``tables``: the tables that change as the hall will number them (``TableChange``
+    with the hall's number; the bye's ``table`` None), what the preview page shows."""
 
     round: Round
     result: RepairResult
     seed: int
     fingerprint: str
     names: dict[str, str]
+    numbers: HallNumbers
+    tables: tuple[TableChange, ...]
 
 
 def players_before(rnd: Round) -> list[SwissPlayer]:
@@ -79,6 +90,34 @@ def _previous(rnd: Round) -> tuple[list[Pairing], set[str]]:
 
 def _fingerprint(changes: tuple[TableChange, ...]) -> str:
     return ";".join(f"{c.table}:{','.join(c.old)}>{','.join(c.new)}" for c in changes)
+
+
+def _hall_numbers(rnd: Round, result: RepairResult) -> HallNumbers:
+    """The numbers the new tables of ``result`` take in the hall, by their engine number:
+    a fixed-seat player back at their table, no other table at a fixed seat
+    (``services.seating.repair_numbers``, two queries). Byes have none."""
+    changed = {c.table for c in result.changed_tables}
+    played = [p for p in result.pairings if p.table in changed and not p.is_bye]
+    seated = repair_numbers(rnd, [(p.table, p.players) for p in played if p.table is not None])
+    return {
+        p.table: (seated.numbers[k], seating_of(seated, k))
+        for k, p in enumerate(played)
+        if p.table is not None
+    }
+
+
+def _in_hall(result: RepairResult, numbers: HallNumbers) -> tuple[TableChange, ...]:
+    """The tables that change as the hall will number them: for each number, who sits
+    there now and who after the re-pair (``numbers``); a number whose players stay the
+    same is left out. In table order, the bye last."""
+    old = {c.table: c.old for c in result.changed_tables}
+    new: dict[int | None, tuple[str, ...]] = {}
+    for c in result.changed_tables:
+        if c.new:
+            new[numbers[c.table][0] if c.table in numbers else c.table] = c.new
+    tables = sorted(set(old) | set(new), key=lambda t: (t is None, t or 0))
+    changes = (TableChange(t, old.get(t, ()), new.get(t, ())) for t in tables)
+    return tuple(c for c in changes if c.old != c.new)
 
 
 def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPreview:  # noqa: A002
@@ -110,22 +149,21 @@ def round_repair_preview(*, round: Round, seed: int | None = None) -> RepairPrev
         )
     except engine_errors.PairingImpossible as e:
         raise PairingRefused(str(e)) from None
-    return RepairPreview(rnd, result, seed, _fingerprint(result.changed_tables), names)
+    # the numbers the applied re-pair uses, fixed seats kept: shown, fingerprinted, applied
+    numbers = _hall_numbers(rnd, result)
+    tables = _in_hall(result, numbers)
+    return RepairPreview(rnd, result, seed, _fingerprint(tables), names, numbers, tables)
 
 
-def _replace_tables(rnd: Round, result: RepairResult) -> None:
-    """Delete the matches of changed tables and create their new pairings."""
+def _replace_tables(rnd: Round, result: RepairResult, numbers: HallNumbers) -> None:
+    """Delete the matches of changed tables and create their new pairings, numbered as
+    ``numbers`` (the preview's :func:`_hall_numbers`)."""
     changed = {c.table for c in result.changed_tables}
     old = [m for m in rnd.matches.all() if m.table in changed and m.outcome != Outcome.LOSS]
     Match.objects.filter(pk__in=[m.pk for m in old]).delete()  # seats go with them
     regs = Registration.objects.in_bulk([int(p) for c in result.changed_tables for p in c.new])
-    new = [p for p in result.pairings if p.table in changed]
-    # a fixed-seat player back at their table, no other at a fixed seat
-    played = [p for p in new if p.table is not None and not p.is_bye]
-    seated = repair_numbers(rnd, [(p.table, p.players) for p in played if p.table is not None])
-    numbers = {p.table: (seated.numbers[k], seating_of(seated, k)) for k, p in enumerate(played)}
-    for p in new:
-        table, seating = numbers.get(p.table, (p.table, ""))
+    for p in (p for p in result.pairings if p.table in changed):
+        table, seating = numbers.get(p.table, (p.table, "")) if p.table is not None else (None, "")
         match = Match.objects.create(
             round=rnd,
             table=table,
@@ -157,10 +195,10 @@ def round_repair(*, round: Round, by: Actor, seed: int, fingerprint: str) -> Rep
     rnd, result = preview.round, preview.result
     ext = dict(Registration.objects.filter(event=rnd.event).values_list("pk", "external_id"))
 
-    def tables(side: str) -> list[Any]:
-        return [[c.table, [ext[int(p)] for p in getattr(c, side)]] for c in result.changed_tables]
+    def tables(side: str) -> list[Any]:  # as the hall numbers them, as the preview showed
+        return [[c.table, [ext[int(p)] for p in getattr(c, side)]] for c in preview.tables]
 
-    _replace_tables(rnd, result)
+    _replace_tables(rnd, result, preview.numbers)
     rnd.matches.filter(bracket_changed=True).update(bracket_changed=False)
     # The re-pair's explanation joins the round's notes ("Why these pairings").
     rnd.notes = [*rnd.notes, *(f"Re-paired: {w}" for w in result.why)]

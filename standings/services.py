@@ -7,10 +7,10 @@ the Celery task that recomputes after every round.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 from django.utils.translation import gettext_noop
 
@@ -30,6 +30,7 @@ from tournaments.models import (
     Registration,
     RoundStatus,
 )
+from tournaments.outages import BROKER_ERRORS, broker_outage
 from tournaments.procedures import Stage, group_stages, standalone_bracket
 from tournaments.public_pages import public_pages_changed
 from tournaments.services import event_finish
@@ -167,22 +168,25 @@ def standings_compute(*, event: Event, by: Actor = None) -> StandingsSnapshot:
         final=final,
         data=data,
     )
-    for listener in _snapshot_listeners:  # the cut-line outlook
-        transaction.on_commit(partial(listener, snapshot.pk))
+    transaction.on_commit(partial(outlook_send, snapshot.pk))  # the cut-line outlook
     return snapshot
 
 
-#: Called with a new snapshot's id once it commits. The pairing layer, which simulates
-#: the rest of the Swiss for the cut-line outlook, registers here at start-up
-#: (``pairings.apps``): standings never imports pairings.
-_snapshot_listeners: list[Callable[[int], None]] = []
+#: The cut-line outlook's task, sent by name: the pairing layer simulates the rest of the
+#: Swiss (``pairings.outlook_services``) and standings never imports pairings.
+OUTLOOK_TASK = "pairings.tasks.outlook_compute"
 
 
-def on_snapshot(listener: Callable[[int], None]) -> None:
-    """Have ``listener(snapshot id)`` called after every standings snapshot commits
-    (once per listener, however often it is registered)."""
-    if listener not in _snapshot_listeners:
-        _snapshot_listeners.append(listener)
+def outlook_send(snapshot_id: int) -> None:
+    """Send the outlook task for a snapshot that just committed. An unreachable broker is
+    logged once per outage and never raised: the standings are stored; only their
+    outlook is missing."""
+    try:
+        current_app.tasks[OUTLOOK_TASK].delay(snapshot_id)
+    except BROKER_ERRORS as e:
+        broker_outage.failed(e)
+    else:
+        broker_outage.worked()
 
 
 def standings_latest(event: Event) -> StandingsSnapshot | None:

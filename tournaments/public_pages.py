@@ -94,7 +94,7 @@ PAGES: dict[str, tuple[str, dict[str, str]]] = {
 }
 VARIANTS = ("page", "live")  # the whole page; its ``live`` partial (an HTMX refresh)
 ENCODINGS = ("plain", "gzip")
-NameRow = tuple[str, int | None, str, str, str, int]  # a NameEntry's fields, in order
+NameRow = tuple[str, int | None, str, str, str, int, str, str]  # a NameEntry's fields, in order
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ def _render(slug: str, page: str, variant: str, built_at: datetime, ahead: int =
 
 
 def _row(e: NameEntry) -> NameRow:
-    return (e.name, e.table, e.opponent, e.round_label, e.note, e.seat)
+    return (e.name, e.table, e.opponent, e.round_label, e.note, e.seat, e.seating, e.feature_table)
 
 
 def _build(

@@ -7,12 +7,25 @@ the home page (un-namespaced ``home``) is routed there too.
 
 from django.urls import path
 
-from .views import checkin, decklists, guides, live, player, prebuilt, public, seating, timer
+from .views import (
+    checkin,
+    decklists,
+    guides,
+    live,
+    offline,
+    player,
+    prebuilt,
+    public,
+    seating,
+    timer,
+)
 
 E = "e/<slug:slug>/"
 P = f"{E}p/<str:token>/"
 
 urlpatterns = [
+    # the offline worker: at /e/, it controls every event's pages (views.offline)
+    path("e/service-worker.js", offline.service_worker, name="service_worker"),
     path(E, public.event_home, name="event"),
     path(f"{E}live/", live.public_live, name="live"),
     path(f"{E}pairings/", public.pairings, name="pairings"),
@@ -24,6 +37,7 @@ urlpatterns = [
     path(f"{P}table/", prebuilt.player_table, name="player_table"),
     path(f"{P}live/", live.player_live, name="player_live"),
     path(f"{P}report/", player.player_report, name="player_report"),
+    path(f"{P}manifest.webmanifest", offline.player_manifest, name="player_manifest"),
     path(f"{P}drop/", player.player_drop, name="player_drop"),
     path(f"{P}featured/", seating.player_feature_choice, name="player_feature"),
     path(f"{P}checkin/", checkin.player_checkin, name="player_checkin"),

@@ -27,6 +27,7 @@ from .views import (
     tables,
     team,
     undo,
+    venue,
 )
 
 E = "e/<slug:slug>/staff/"
@@ -41,6 +42,7 @@ urlpatterns = [
     path(f"{E}checkin/", checkin.checkin, name="checkin"),
     path(f"{P}checkin/", checkin.checkin_toggle, name="checkin_toggle"),
     path(f"{E}checkin/door/", checkin.checkin_door, name="checkin_door"),
+    path(f"{E}venue/", venue.venue_sign, name="venue_sign"),
     path(f"{E}players/add/", staff.player_add, name="player_add"),
     path(f"{E}players/import/", staff.players_import, name="players_import"),
     path(f"{P}drop/", staff.player_drop, name="player_drop"),

@@ -26,8 +26,10 @@ penalty notes, judge calls and every standings snapshot.
 
 **Deliberately left out** (:data:`LEFT_OUT`): background runs (Celery leases of pairing
 and standings jobs: a restored event has none running), live-page version counters (they
-only tell open pages to refresh; a restored event starts from none) and import jobs (an
-uploaded file's progress, not the event's data).
+only tell open pages to refresh; a restored event starts from none), import jobs (an
+uploaded file's progress, not the event's data), venue trips (this instance's record
+that a copy went to a venue, ``interchange.services.venue``) and cut-line outlooks
+(simulated again from the standings after the next round, ``pairings.outlook_services``).
 
 Restoring writes new row ids; every reference is mapped to them, and so is an audit row's
 ``object_id`` when it names an archived row (``object_type`` ``match``, ``registration``,
@@ -46,7 +48,7 @@ from django.db import DatabaseError, IntegrityError, models, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from standings.models import StandingsSnapshot
+from standings.models import CutOutlook, StandingsSnapshot
 from tournaments.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -70,7 +72,9 @@ from tournaments.models import (
     Round,
     SelfReport,
     StaffInvite,
+    VenueTrip,
 )
+from tournaments.services.listing import event_rows_delete
 from tournaments.stored_text import gettext_storable
 
 ARCHIVE_FORMAT = "matchslip.archive.v1"
@@ -101,6 +105,8 @@ LEFT_OUT: dict[type[Model], str] = {
     BackgroundRun: "a Celery job's lease and progress; a restored event has none running",
     LiveVersion: "live pages' change counters; a restored event starts from none",
     ImportJob: "an uploaded file's import progress, not the event's data",
+    VenueTrip: "this instance's record of a copy taken to a venue (interchange.services.venue)",
+    CutOutlook: "the cut-line outlook, worked out again from the standings after the next round",
 }
 
 #: ``AuditEvent.object_type`` → the archived model its ``object_id`` names.
@@ -344,10 +350,12 @@ def _remap_audit(ids: dict[type[Model], dict[Any, Any]], event: Event) -> None:
     AuditEvent.objects.bulk_update(rows, ["object_id"])
 
 
-def archive_restore(doc: Any, *, create_users: bool = False) -> Event:
+def archive_restore(doc: Any, *, create_users: bool = False, replace: Event | None = None) -> Event:
     """Restore a ``matchslip.archive.v1`` document (decoded JSON) as it was written: the
     same slug, private links, audit trail, staff … (module docstring), into an empty
-    database or beside other events. Returns the restored event.
+    database or beside other events. Returns the restored event. ``replace``: an event
+    whose rows are deleted first, in the same transaction (bringing an event back from
+    a venue, ``interchange.services.venue``, which checks first that it may).
 
     Raises ArchiveRefused, the message saying why, and then nothing is written: not an
     archive; the slug is already used here (delete that event first); a private link is
@@ -359,6 +367,8 @@ def archive_restore(doc: Any, *, create_users: bool = False) -> Event:
     _check_shape(doc)
     try:
         with transaction.atomic():
+            if replace is not None:
+                event_rows_delete(replace)
             _check_free(doc)
             users = _users(doc, create_users)
             ids: dict[type[Model], dict[Any, Any]] = {}

@@ -75,8 +75,12 @@ def _result(outcome: str, winner: str | None) -> str:
 
 def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     """Header plus one row per match: round, pairing group, table (0 for a bye), each
-    seat's player id (the file id, module docstring) and name, and the result
-    (:func:`_result`, the winner by file id). ``round``: that round only; default the
+    seat's player id (the file id, module docstring) and name, the result
+    (:func:`_result`, the winner by file id), then the table's marks as the pairings
+    show them: ``fixed seat`` (``Match.seating``: ``fixed``, ``fixed-not-top`` for a
+    fixed seat that is not a top table, empty otherwise; never the private reason) and
+    ``feature table`` (the featured match's feature table name, empty when not
+    featured). ``round``: that round only; default the
     current pairings: in each family of pairing groups (a division's Swiss group with its
     flights and its top cut), the rounds of the highest number, so a player who went on
     to the top cut is listed once, not again with their last Swiss round (
@@ -84,7 +88,7 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
     rounds = [round] if round is not None else _current_rounds(event)
     ids = file_ids_for_event(event.pk)
     names = shown_names_by_external_id(event.pk)  # same-name players told apart
-    out: list[tuple[list[str], str]] = []
+    out: list[tuple[list[str], list[str]]] = []
     seats_max = 2
     for rnd in rounds:
         matches = rnd.matches.order_by("table", "pk").select_related("winner")
@@ -95,13 +99,14 @@ def pairings_rows(event: Event, round: Round | None = None) -> list[list[str]]:
             for s in seats:
                 ext = s.registration.external_id
                 row += [ids[ext], names.get(ext, s.registration.player.name)]
-            out.append((row, _result(m.outcome, ids[m.winner.external_id] if m.winner else None)))
+            result = _result(m.outcome, ids[m.winner.external_id] if m.winner else None)
+            out.append((row, [result, m.seating, m.feature_table]))
     header = ["round", "group", "table"]
     for n in range(1, seats_max + 1):
         header += [f"player {n} id", f"player {n}"]
     width = len(header)
-    return [header + ["result"]] + [
-        row + [""] * (width - len(row)) + [result] for row, result in out
+    return [header + ["result", "fixed seat", "feature table"]] + [
+        row + [""] * (width - len(row)) + tail for row, tail in out
     ]
 
 

@@ -50,9 +50,9 @@ def repair(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     except MatchslipError as e:
         messages.error(request, str(e))
         return redirect("staff:round", event.slug, rnd.pk)
-    changes = [
+    changes = [  # numbered as the applied re-pair numbers them (fixed seats kept)
         (c.table, [preview.names[p] for p in c.old], [preview.names[p] for p in c.new])
-        for c in preview.result.changed_tables
+        for c in preview.tables
     ]
     context = {"event": event, "round": rnd, "preview": preview, "changes": changes}
     return render(request, "pairings/staff/repair.html", context)

@@ -28,7 +28,8 @@ def standings(request: HtmxRequest, slug: str) -> HttpResponse:
     """The latest standings: place, record, match points, OWP and OOWP (P-TB-8), each name
     a link to the player's tiebreaker receipt: the prebuilt response
     when stored (no query, ``tournaments.views.prebuilt``), else rendered, 3 queries (one
-    more for the receipt links when the tables are not in the template cache)."""
+    more for the receipt links when the tables are not in the template cache, one more
+    for the cut-line outlook once there are standings)."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)
     snapshot = standings_latest(event)

@@ -68,7 +68,10 @@
   document.addEventListener("htmx:responseError", function (event) {
     showProblem("That did not work (error " + event.detail.xhr.status + "). Reload the page and try again.");
   });
-  document.addEventListener("htmx:sendError", function () {
+  document.addEventListener("htmx:sendError", function (event) {
+    // a slip or report is kept to send later instead (static/js/offline.js says so)
+    var elt = event.detail.elt;
+    if (window.matchslipOffline && elt && elt.closest && elt.closest("form[data-offline]")) return;
     showProblem("No connection to the server. Check the network and try again.");
   });
 

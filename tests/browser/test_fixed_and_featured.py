@@ -13,6 +13,8 @@ page logs a console error.
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
 
 from tests import factories
@@ -26,6 +28,8 @@ from tests.browser.test_live_event import (
     watch,
 )
 from tournaments.models import Event, Match
+from tournaments.services.featured import match_feature
+from tournaments.services.seating import registration_fixed_seat_set
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -151,3 +155,82 @@ def test_staff_fix_a_seat_and_feature_a_match_and_phones_mark_both(live_server, 
     assert errors == [], errors
     for c in contexts:
         c.close()
+
+
+MARKS = {
+    "en": ("Fixed seat, not a top table", "Featured: Stream"),
+    "es": ("Asiento fijo, no es mesa principal", "Destacada: Stream"),
+}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_list_of_the_tables_marks_them_and_staff_list_the_fixed_seats_in_both_languages(
+    live_server, browser
+):
+    """The marks on the public pairings by name, the projector, the printed wall list and
+    slips, and the staff list of fixed seats: shown in English and Spanish, and axe-core
+    finds no violation on those pages."""
+    organiser = factories.user("olivia")
+    event = factories.event_with_players(8, by=organiser, swiss_rounds=2, top_cut_size=0)
+    regs = list(event.registrations.order_by("pk"))
+    registration_fixed_seat_set(registration=regs[6], table=1, reason="wheelchair", by=organiser)
+    rnd = factories.round_in_order(event, by=organiser)  # started; 007 v 008 at table 1
+    featured_match = rnd.matches.get(seats__registration=regs[4])  # 005 v 006, table 4
+    match_feature(match=featured_match, feature_table="Stream", by=organiser)
+    base = f"{live_server.url}/e/{event.slug}"
+    client = Client()
+    client.force_login(organiser)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    errors: list[str] = []
+    problems: dict[str, list[str]] = {}
+    for language, (fixed, featured) in MARKS.items():
+        ctx, phone = open_phone(
+            browser, f"{base}/pairings/?by=name", errors=errors, language=language
+        )
+        line = phone.locator("li.name-line").filter(has=phone.locator(".name", has_text="008"))
+        expect(line.locator("[data-mark=fixed]")).to_have_text(fixed)
+        featured_line = phone.locator("li.name-line").filter(
+            has=phone.locator(".name", has_text="005")
+        )
+        expect(featured_line.locator("[data-mark=featured]")).to_have_text(featured)
+        expect(phone.locator("#live")).not_to_contain_text("wheelchair")
+        no_violation(phone, problems)
+        phone.goto(f"{base}/timer/")
+        marked = phone.locator(".marked-tables li")
+        expect(marked).to_have_count(2)
+        expect(marked.nth(0).locator("[data-mark=fixed]")).to_have_text(fixed)
+        expect(marked.nth(1).locator("[data-mark=featured]")).to_have_text(featured)
+        no_violation(phone, problems)
+        ctx.close()
+
+        laptop = browser.new_context(viewport={"width": 1366, "height": 900})
+        laptop.set_default_timeout(WAIT)
+        laptop.add_init_script(script=AXE.axe_script)
+        laptop.add_cookies(
+            [
+                {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url},
+                {"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url},
+            ]
+        )
+        page = laptop.new_page()
+        watch(page, errors)
+        page.goto(f"{base}/staff/players/")
+        seat_row = page.locator("#fixed-seats tr[data-fixed-table='1']")
+        expect(seat_row).to_contain_text("Player 007")
+        expect(seat_row).to_contain_text("wheelchair")  # staff read the reason
+        no_violation(page, problems)
+        seat_row.get_by_role("link").click()
+        expect(page.locator("#fixed-seat-now")).to_contain_text("wheelchair")
+        page.goto(f"{base}/staff/rounds/{rnd.pk}/print/pairings/")
+        wall = page.locator(".wall-names li").filter(has=page.locator(".n", has_text="007"))
+        expect(wall.locator("[data-mark=fixed]")).to_have_text(fixed)
+        no_violation(page, problems)
+        page.goto(f"{base}/staff/rounds/{rnd.pk}/print/slips/")
+        slip = page.locator(f"article.slip-card[data-table='{featured_match.table}'] header")
+        expect(slip.locator("[data-mark=featured]")).to_have_text(featured)
+        no_violation(page, problems)
+        laptop.close()
+    assert not problems, "axe-core violations:\n" + "\n".join(
+        f"{url}\n    " + "\n    ".join(v) for url, v in problems.items()
+    )
+    assert errors == [], errors

@@ -5,8 +5,9 @@ with the project's own pairing engine (``pair_swiss``, every shuffle of every br
 so each pairing weighs what the engine's seeded draw gives it) and ranks every ending
 with the Pokémon standings engine (``pokemon_standings``: OWP, OOWP, head to head, last
 opponent, and the I-6 draw over every order of the players still level at the last
-place). The simulation (``pairings.engine.outlook``, 10,000 endings) must agree within
-one percentage point. No database.
+place). The simulation (``pairings.engine.outlook`` as the outlook service runs it: an
+8-player group plays 50,000 endings, any group at least 10,000) must agree within one
+percentage point. No database.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from pairings.engine.outlook import SIMULATIONS, outlook, simulations_for
 from pairings.outlook_services import group_input, outlook_compute, outlook_json
+from pairings.procedures.flights import flights_assign
 from pairings.services import round_pair
 from standings.models import CutOutlook
 from standings.services import standings_compute, standings_latest
@@ -131,3 +132,55 @@ def test_the_standings_help_page_explains_the_method_in_both_languages(client, o
     url = reverse("public:standings_help", args=[event.slug])
     assert 'id="outlook-method"' in client.get(url).content.decode()
     assert "10.000 veces" in client.get(url, **SPANISH).content.decode()
+
+
+def test_P_D2_1_a_two_day_event_shows_day_2_then_simulates_day_2_alone(organiser):
+    """In Day 1 the outlook has a Day 2 cut (19 points or the top 32) and the top cut
+    after Day 2; once Day 1 is over, only the top cut, for the players of Day 2 (R-3)."""
+    event = factories.event_with_players(
+        40, by=organiser, swiss_rounds=2, day2_rounds=2, top_cut_size=8
+    )
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
+    play(rnd, organiser)
+    day1 = outlook_compute(standings_compute(event=event).pk)
+    assert day1 is not None
+    assert [(c["kind"], c["places"], c["qualify"]) for c in day1.data["cuts"]] == [
+        ("day2", 32, 19),
+        ("top-cut", 8, None),
+    ]
+    chances = day1.data["players"]
+    assert sum(c["day2"]["share"] for c in chances.values()) == pytest.approx(32, abs=1e-3)
+    assert day1.data["cuts"][1]["rounds_left"] == 3  # a Day 1 round and two of Day 2
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=2)
+    play(rnd, organiser)
+    day2 = outlook_compute(standings_compute(event=event).pk)
+    assert day2 is not None
+    (cut,) = day2.data["cuts"]
+    assert (cut["kind"], cut["rounds_left"]) == ("top-cut", 2)
+    assert len(day2.data["players"]) == 32  # the players of Day 2 only
+    assert sum(c["top-cut"]["share"] for c in day2.data["players"].values()) == pytest.approx(
+        8, abs=1e-3
+    )
+
+
+def test_P_FL_5_each_flight_has_its_own_outlook_for_its_share_of_the_cut(client, organiser):
+    """Two flights of 32, top 4: each flight sends 2 (P-FL-5), so each flight's outlook
+    is a top 2 of its own, named by its flight on the players' pages."""
+    event = factories.event_with_players(
+        64, by=organiser, structure="swiss-top-cut", swiss_rounds=3, top_cut_size=4
+    )
+    flights_assign(division=event.divisions.get(), flights=2, by=organiser, seed=2)
+    for flight in (1, 2):
+        (rnd,) = round_pair(event=event, group=f"open#flight-{flight}", by=organiser, seed=1)
+        play(rnd, organiser)
+    stored = outlook_compute(standings_compute(event=event).pk)
+    assert stored is not None
+    cuts = [(c["flight"], c["places"], c["rounds_left"]) for c in stored.data["cuts"]]
+    assert cuts == [(1, 2, 1), (2, 2, 1)]
+    for flight in (1, 2):
+        players = event.registrations.filter(flight=flight).values_list("external_id", flat=True)
+        shares = [stored.data["players"][p]["top-cut"]["share"] for p in players]
+        assert sum(shares) == pytest.approx(2, abs=1e-3)
+    reg = event.registrations.filter(flight=2).first()
+    body = client.get(reverse("public:player", args=[event.slug, reg.report_token])).content
+    assert "Top 2 of flight 2" in body.decode()

@@ -22,13 +22,14 @@ def rows_of(raw: bytes) -> list[list[str]]:
     return list(csv.reader(raw.decode("utf-8-sig").splitlines()))
 
 
-def test_export_csv_pairings_ends_each_row_with_the_result(tmp_path):
+def test_export_csv_pairings_gives_each_rows_result_before_the_table_marks(tmp_path):
     slug = run("import_wer", str(WER)).strip().splitlines()[-1]
     path = tmp_path / "pairings.csv"
     run("export_csv", slug, "pairings", str(path))
     rows = rows_of(path.read_bytes())
     assert rows[0] == [
-        "round", "group", "table", "player 1 id", "player 1", "player 2 id", "player 2", "result"
+        "round", "group", "table", "player 1 id", "player 1", "player 2 id", "player 2", "result",
+        "fixed seat", "feature table",
     ]  # fmt: skip
     last = Event.objects.get(slug=slug).rounds.order_by("number").last()
     expected = {}
@@ -57,7 +58,8 @@ def test_staff_pages_link_and_download_both_csv_files(client, organiser):
     rows = rows_of(response.content)
     winner = m1.seats.get(seat=1).registration.player.player_id  # the Play! ID
     assert [r[2] for r in rows[1:]] == ["1", "2"]
-    assert [r[-1] for r in rows[1:]] == [winner, ""]  # table 2 is not reported yet
+    result = rows[0].index("result")  # columns are added after it (docs/file-formats.md)
+    assert [r[result] for r in rows[1:]] == [winner, ""]  # table 2 is not reported yet
 
     services.slip_enter(match=m2, result=Result.draw(), by=organiser)
     with_standings = client.get(reverse("staff:standings", args=[ev.slug])).content.decode()

@@ -4,10 +4,14 @@ featured matches and the event page lists them. Services and pages, against Post
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
+from interchange.services.csv_exports import pairings_rows
 from tests import factories
+from tests.tournaments.test_fixed_seating import name_lines
 from tournaments import services
 from tournaments.errors import InvalidInput, RoundStateError
 from tournaments.models import AuditEvent, Match, Outcome, RoundStatus
@@ -167,3 +171,42 @@ def test_only_organisers_and_scorekeepers_feature_matches(client, published, org
     unfeature = reverse("staff:match_unfeature", args=[ev.slug, table(rnd, 1).pk])
     client.post(unfeature)
     assert table(rnd, 1).feature_table == ""
+
+
+# --- the mark on every list of the tables ---------------------------------------------------
+
+FEATURED = {"en": "Featured: Stream", "es": "Destacada: Stream"}
+
+
+def test_a_featured_match_is_marked_by_name_printed_on_its_slip_on_the_projector_and_in_the_csv(
+    client, published, organiser
+):
+    ev, rnd, _ = published
+    match_feature(match=table(rnd, 3), feature_table="Stream", by=organiser)  # 005 v 006
+    by_name = reverse("public:pairings", args=[ev.slug]) + "?by=name"
+    for language, mark in FEATURED.items():
+        lines = name_lines(client.get(by_name, headers={"accept-language": language}).text)
+        marked = [p for p, line in lines.items() if 'data-mark="featured"' in line]
+        assert marked == ["Player 005", "Player 006"] and mark in lines["Player 005"]
+    client.force_login(organiser)
+    for language, mark in FEATURED.items():
+        headers = {"accept-language": language}
+        wall = client.get(reverse("staff:print_pairings", args=[ev.slug, rnd.pk]), headers=headers)
+        lines = name_lines(wall.text)
+        marked = [p for p, line in lines.items() if 'data-mark="featured"' in line]
+        assert marked == ["Player 005", "Player 006"] and mark in lines["Player 006"]
+        slips = client.get(reverse("staff:print_slips", args=[ev.slug, rnd.pk]), headers=headers)
+        heads = dict(re.findall(r'data-table="(\d+)".*?<header>(.*?)</header>', slips.text, re.S))
+        assert [t for t, head in sorted(heads.items()) if mark in head] == ["3"]
+    header, *rows = pairings_rows(ev)
+    assert header[-1] == "feature table"
+    assert {r[2]: r[-1] for r in rows} == {"1": "", "2": "", "3": "Stream", "4": ""}
+    services.round_start(round=rnd, by=organiser)
+    client.logout()
+    for language, mark in FEATURED.items():
+        html = client.get(
+            reverse("public:timer", args=[ev.slug]), headers={"accept-language": language}
+        ).text
+        listed = html[html.index('class="marked-tables"') :]
+        listed = listed[: listed.index("</ul>")]
+        assert re.findall(r'data-table="(\d+)"', listed) == ["3"] and mark in listed

@@ -5,9 +5,16 @@ Through the services and the pages, against PostgreSQL."""
 
 from __future__ import annotations
 
-import pytest
-from django.urls import reverse
+import datetime as dt
+import re
 
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from interchange.services.csv_exports import pairings_rows
 from pairings.repair_services import round_repair, round_repair_preview
 from pairings.services import round_pair
 from tests import factories
@@ -15,7 +22,15 @@ from tests.pod_factories import play, pod_event, seats
 from tests.tournaments.test_hall_tables_and_names import two_groups
 from tournaments import services
 from tournaments.errors import InvalidInput
-from tournaments.models import AuditEvent, Match, Outcome, Registration, RoundStatus, Seating
+from tournaments.models import (
+    AuditEvent,
+    Match,
+    Outcome,
+    Registration,
+    Round,
+    RoundStatus,
+    Seating,
+)
 from tournaments.services import Result
 from tournaments.services.seating import fixed_seats, registration_fixed_seat_set
 
@@ -330,3 +345,163 @@ def test_public_and_printed_pairings_mark_the_fixed_seat_never_its_reason(
         reverse("public:pairings", args=[ev.slug]), headers={"accept-language": "es"}
     ).content.decode()
     assert "Asiento fijo, no es mesa principal" in spanish
+
+
+# --- the marks on every list of the tables, the staff list, the re-pair preview -----------
+
+MARK = {"en": "Fixed seat, not a top table", "es": "Asiento fijo, no es mesa principal"}
+FIXED = {"en": "Fixed seat", "es": "Asiento fijo"}
+
+
+@pytest.fixture
+def marked(organiser):
+    """8 players; Player 001 has table 2 (their bracket place is table 1: a fixed seat),
+    Player 007 table 1 (their place is table 4: not a top table, "hearing aid"); round 1
+    in registration order: 001–002 at table 2, 007–008 at table 1, the others at 3 and 4."""
+    ev = factories.event_with_players(8, by=organiser, swiss_rounds=3)
+    regs = list(ev.registrations.order_by("pk"))
+    seat(regs[0], 2, organiser, reason="")
+    seat(regs[6], 1, organiser, reason="hearing aid")
+    return ev, regs
+
+
+def name_lines(html: str) -> dict[str, str]:
+    """Each line of a "by name" list by its player: the public list ("Player 001"), or
+    the printed wall list, surname first ("<strong>001</strong>, Player")."""
+    lines = {}
+    for line in re.findall(r'<li class="name-line">(.*?)</li>', html, re.S):
+        lines["".join(re.findall(r'<span class="name"><bdi>(.*?)</bdi>', line))] = line
+    for line in re.findall(r'<li><span class="t">(.*?)</li>', html, re.S):
+        lines["Player " + "".join(re.findall(r"<strong>(\d+)</strong>", line))] = line
+    return lines
+
+
+def test_the_pairings_by_name_public_and_printed_and_the_slips_mark_a_fixed_seat(
+    client, organiser, marked
+):
+    ev, _ = marked
+    rnd = factories.round_in_order(ev, by=organiser, status=RoundStatus.PUBLISHED)
+    by_name = reverse("public:pairings", args=[ev.slug]) + "?by=name"
+    for language, mark in MARK.items():
+        lines = name_lines(client.get(by_name, headers={"accept-language": language}).text)
+        assert len(lines) == 8
+        assert [p for p, line in lines.items() if 'data-mark="fixed"' in line] == [
+            "Player 001", "Player 002", "Player 007", "Player 008"
+        ]  # fmt: skip
+        assert mark in lines["Player 007"] and mark in lines["Player 008"]
+        assert f'data-mark="fixed">{FIXED[language]}</span>' in lines["Player 001"]
+        assert "hearing aid" not in "".join(lines.values())
+    found = client.get(reverse("public:pairings", args=[ev.slug]), {"q": "player 8"}).text
+    assert found.count('data-mark="fixed"') == 1 and MARK["en"] in found  # Find my table too
+    client.force_login(organiser)
+    for language, mark in MARK.items():
+        headers = {"accept-language": language}
+        wall = client.get(reverse("staff:print_pairings", args=[ev.slug, rnd.pk]), headers=headers)
+        lines = name_lines(wall.text)
+        assert [p for p, line in lines.items() if 'data-mark="fixed"' in line] == [
+            "Player 001", "Player 002", "Player 007", "Player 008"
+        ]  # fmt: skip
+        assert mark in lines["Player 008"] and "hearing aid" not in wall.text
+        slips = client.get(reverse("staff:print_slips", args=[ev.slug, rnd.pk]), headers=headers)
+        heads = dict(re.findall(r'data-table="(\d+)".*?<header>(.*?)</header>', slips.text, re.S))
+        assert mark in heads["1"] and 'data-mark="fixed"' in heads["2"] and mark not in heads["2"]
+        assert 'data-mark="fixed"' not in heads["3"] + heads["4"]
+        assert "hearing aid" not in slips.text
+
+
+def test_the_projector_marks_a_fixed_seat_still_playing_and_its_board_row_once_time_is_called(
+    client, organiser, marked, django_assert_num_queries
+):
+    ev, _ = marked
+    rnd = factories.round_in_order(ev, by=organiser)  # started
+    timer = reverse("public:timer", args=[ev.slug])
+    for language, mark in MARK.items():
+        with django_assert_num_queries(5):  # as without marks (test_round_clock)
+            html = client.get(timer, headers={"accept-language": language}).text
+        listed = html[html.index('class="marked-tables"') :]
+        listed = listed[: listed.index("</ul>")]
+        assert re.findall(r'data-table="(\d+)"', listed) == ["1", "2"] and mark in listed
+    assert "Mesa 1" in listed  # the Spanish list
+    # once time is called the end-of-round board lists every table, marks in their row
+    Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - dt.timedelta(hours=2))
+    html = client.get(timer).text
+    assert 'class="marked-tables"' not in html
+    rows = dict(re.findall(r'<tr data-table="(\d+)"[^>]*>(.*?)</tr>', html, re.S))
+    assert MARK["en"] in rows["1"] and 'data-mark="fixed"' in rows["2"]
+    assert 'data-mark="fixed"' not in rows["3"] + rows["4"]
+
+
+def test_the_current_pairings_csv_ends_with_the_fixed_seat_mark(organiser, marked):
+    ev, _ = marked
+    factories.round_in_order(ev, by=organiser, status=RoundStatus.PUBLISHED)
+    header, *rows = pairings_rows(ev)
+    assert header[-3:] == ["result", "fixed seat", "feature table"]
+    by_table = {r[2]: r[-2] for r in rows}
+    assert by_table == {"1": "fixed-not-top", "2": "fixed", "3": "", "4": ""}
+    assert "hearing aid" not in str(rows)  # never the reason
+
+
+def test_the_players_page_lists_every_fixed_seat_with_its_reason_for_staff_only(client, organiser):
+    ev = factories.event_with_players(8, by=organiser)
+    regs = list(ev.registrations.order_by("pk"))
+    url = reverse("staff:players", args=[ev.slug])
+    client.force_login(organiser)
+    with CaptureQueriesContext(connection) as without:
+        assert 'id="fixed-seats"' not in client.get(url).text  # no seat, no card
+    seat(regs[5], 12, organiser, reason="wheelchair")
+    seat(regs[2], 3, organiser, reason="")
+    seat(regs[7], 7, organiser, reason="low vision")
+    services.registration_drop(registration=regs[7], by=organiser, reason="went home")
+    for language in ("en", "es"):
+        with CaptureQueriesContext(connection) as seats:
+            page = client.get(url, headers={"accept-language": language}).text
+        assert len(seats) == len(without)  # the list costs no query
+        card = page[page.index('id="fixed-seats"') :]
+        card = card[: card.index("</section>")]
+        rows = dict(re.findall(r'data-fixed-table="(\d+)">(.*?)</tr>', card, re.S))
+        assert list(rows) == ["3", "7", "12"]  # by table
+        assert "Player 006" in rows["12"] and "wheelchair" in rows["12"]
+        edit = reverse("staff:player", args=[ev.slug, regs[5].pk]) + "#fixed-seat"
+        assert f'href="{edit}"' in rows["12"]
+        assert "Player 003" in rows["3"] and "<td>–</td>" in rows["3"]  # no reason given
+        assert "low vision" in rows["7"] and 'class="flag warn"' in rows["7"]
+        assert 'class="flag warn"' not in rows["3"] + rows["12"]
+    assert "Asientos fijos" in card and "Cambiar el asiento fijo de <bdi" in card
+    assert "Ya no se empareja: quita el asiento" in rows["7"]
+    client.force_login(factories.staff(ev, "judge"))
+    assert client.get(url).status_code == 403
+    client.logout()
+    for page in ("public:event", "public:pairings", "public:standings"):
+        assert "wheelchair" not in client.get(reverse(page, args=[ev.slug])).text
+
+
+def test_P_SW_9_the_re_pair_preview_shows_the_tables_the_applied_re_pair_uses(
+    client, event8, organiser
+):
+    (r1,) = round_pair(event=event8, group="open", by=organiser, seed=1)
+    play_heads(r1, organiser, 1)
+    flipped = r1.matches.get(table=1)
+    fixed_player = flipped.seats.get(seat=2).registration
+    seat(fixed_player, 4, organiser)
+    (r2,) = round_pair(event=event8, group="open", by=organiser, seed=2)
+    loser = next(s.registration for s in flipped.seats.all() if s.registration != flipped.winner)
+    services.result_correct(
+        match=flipped, result=Result.win(loser), reason="slip misread", by=organiser
+    )
+    preview = round_repair_preview(round=r2, seed=5)
+    me = str(fixed_player.pk)
+    engine = next(c.table for c in preview.result.changed_tables if me in c.new)
+    assert engine != 4  # the engine numbers by bracket; the hall keeps the fixed seat
+    shown = {c.table: c for c in preview.tables}
+    assert me in shown[4].new and all(me not in c.new for t, c in shown.items() if t != 4)
+    client.force_login(organiser)
+    url = reverse("staff:round_repair", args=[event8.slug, r2.pk])
+    page = client.get(url, {"seed": 5}).text
+    rows = re.findall(r"<tr><td>(\d+)</td><td>(.*?)</td><td>(.*?)</td></tr>", page)
+    assert {t: new for t, _, new in rows}["4"].count(fixed_player.player.name) == 1
+    assert len(rows) == len(preview.tables)
+    round_repair(round=r2, by=organiser, seed=5, fingerprint=preview.fingerprint)
+    for c in preview.tables:  # the applied round has what the preview showed
+        assert at_table(r2, c.table) == ([{int(p) for p in c.new}] if c.new else [])
+    audit = AuditEvent.objects.get(action="round.repair")
+    assert [t for t, _ in audit.new["tables"]] == [c.table for c in preview.tables]

@@ -5,7 +5,8 @@ constraints); every state change goes through ``tournaments.services``. Modules:
 ``events`` (event, division, player, registration), ``groups`` (pairing group, cut seed), ``rounds`` (round, match, seat,
 self-report), ``staff`` (staff roles, audit trail, penalty notes, background runs),
 ``imports`` (uploaded event files imported in the background), ``live`` (what changed,
-per event and topic, for live pages), ``floor`` (judge calls).
+per event and topic, for live pages), ``floor`` (judge calls), ``venue`` (events taken
+to a venue laptop).
 """
 
 from .events import (
@@ -47,6 +48,7 @@ from .staff import (
     StaffInvite,
     StaffRole,
 )
+from .venue import VenueTrip
 
 __all__ = [
     "PLAYED_KINDS",
@@ -86,6 +88,7 @@ __all__ = [
     "StaffInvite",
     "StaffRole",
     "Structure",
+    "VenueTrip",
     "match_kind",
     "new_report_token",
 ]

@@ -1,12 +1,13 @@
-"""Featured matches as the public event page lists them."""
+"""Featured matches as the public event page lists them, and the event's fixed seats as
+the staff players page lists them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..groups import group_label
-from ..models import Event, MatchSeat, Round
+from ..models import Event, MatchSeat, Registration, Round
 from .names import seat_name, seat_twin
 
 
@@ -52,3 +53,38 @@ def featured_for_public(event: Event, rounds: Sequence[Round]) -> list[FeaturedM
         for pk, m in matches.items()
     ]
     return sorted(found, key=lambda f: (f.group_label, f.round_number, f.feature_table.casefold()))
+
+
+@dataclass(frozen=True)
+class FixedSeatLine:
+    """One fixed seat (``services.seating``) as staff see it: the table, the player (id
+    and name), the private reason ("" when none was given) and whether the table is
+    reserved now (``reserved``: the player is still paired; False once they dropped or
+    were disqualified, when pairing uses the table again but the seat must be removed
+    before the table is given to someone else)."""
+
+    table: int
+    registration_id: int
+    name: str
+    reason: str
+    reserved: bool
+
+
+def fixed_seats_for_staff(registrations: Iterable[Registration]) -> list[FixedSeatLine]:
+    """The fixed seats among ``registrations`` (the players page's list,
+    ``registrations_for_staff``: player loaded), by table. No query. Staff only: the
+    reason is private."""
+    return sorted(
+        (
+            FixedSeatLine(
+                r.fixed_table,
+                r.pk,
+                r.player.name,
+                r.fixed_table_reason,
+                not (r.dropped or r.disqualified),
+            )
+            for r in registrations
+            if r.fixed_table is not None
+        ),
+        key=lambda line: line.table,
+    )

@@ -12,7 +12,7 @@ from typing import TypeVar
 from ..models import Registration, Round
 from ..search import folded
 from .public import names_for_public
-from .rounds import MatchView, RoundView, _round_views
+from .rounds import MatchView, RoundView, TableMarks, _round_views
 
 T = TypeVar("T")
 
@@ -39,13 +39,16 @@ class SlipSeat:
 
 
 @dataclass(frozen=True)
-class Slip:
+class Slip(TableMarks):
     """One match slip: table, the players with their record (two at a match, 3–5 in seat
     order at a pod), each player's token (for the QR code of their private report link,
-    printed on that player's own tear-off strip)."""
+    printed on that player's own tear-off strip), and the table's marks (a fixed seat, a
+    featured match: ``TableMarks``), so the judge who hands it out sees them."""
 
     table: int | None
     seats: tuple[SlipSeat, ...]
+    seating: str = ""  # Match.seating
+    feature_table: str = ""  # the feature table's name, "" when not featured
 
     @property
     def is_pod(self) -> bool:
@@ -65,7 +68,12 @@ def slips_for_print(view: RoundView) -> list[Slip]:
     ids = [s.registration_id for m in matches for s in m.seats]
     tokens = dict(Registration.objects.filter(pk__in=ids).values_list("pk", "report_token"))
     return [
-        Slip(m.table, tuple(SlipSeat(s.name, s.record, tokens[s.registration_id]) for s in m.seats))
+        Slip(
+            m.table,
+            tuple(SlipSeat(s.name, s.record, tokens[s.registration_id]) for s in m.seats),
+            m.seating,
+            m.feature_table,
+        )
         for m in matches
     ]
 
@@ -98,20 +106,26 @@ def wall_sort_key(name: str) -> tuple[str, str, str]:
 
 
 @dataclass(frozen=True)
-class WallLine:
+class WallLine(TableMarks):
     """One line of the printed "pairings by name" list: table (None for a bye or a
-    late-entry loss, whose ``note`` says so), the player's surname and given names, and
-    the opponent (a pod's other players, comma-separated; ``""`` without one)."""
+    late-entry loss, whose ``note`` says so), the player's surname and given names, the
+    opponent (a pod's other players, comma-separated; ``""`` without one), and the
+    table's marks (a fixed seat, a featured match: ``TableMarks``)."""
 
     table: int | None
     surname: str
     given: str
     opponent: str
     note: str
+    seating: str = ""  # Match.seating
+    feature_table: str = ""  # the feature table's name, "" when not featured
 
 
 def names_for_print(view: RoundView) -> list[WallLine]:
     """Every seated player of the round with table and opponent, sorted by surname
     (:func:`wall_sort_key`), for the wall. No query."""
     entries = sorted(names_for_public([view]), key=lambda e: wall_sort_key(e.name))
-    return [WallLine(e.table, *surname_first(e.name), e.opponent, e.note) for e in entries]
+    return [
+        WallLine(e.table, *surname_first(e.name), e.opponent, e.note, e.seating, e.feature_table)
+        for e in entries
+    ]

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Event, MatchSeat, Registration, Round
 from ..search import name_matches, query_words
-from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, _round_views
+from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, TableMarks, _round_views
 
 
 def current_public_rounds(event: Event) -> list[Round]:
@@ -38,8 +38,10 @@ def pairings_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView
 
 
 @dataclass(frozen=True)
-class NameEntry:
-    """One line of the "by name" list: where a player sits this round."""
+class NameEntry(TableMarks):
+    """One line of the "by name" list: where a player sits this round, with the table's
+    marks (a fixed seat, a featured match: ``TableMarks``) as the list by table shows
+    them."""
 
     name: str
     table: int | None
@@ -47,6 +49,8 @@ class NameEntry:
     round_label: str
     note: str
     seat: int = 0  # pods: the seat (turn order) at the table, MP-SEAT-1
+    seating: str = ""  # Match.seating of the table
+    feature_table: str = ""  # the feature table's name, "" when not featured
 
 
 def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]]:
@@ -58,7 +62,12 @@ def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]
                 others = ", ".join(o.name for o in m.seats if o is not s)
                 note = _("Bye") if m.is_bye else (_("Late-entry loss") if m.is_late_loss else "")
                 seat = n if m.is_pod else 0
-                yield s.registration_id, NameEntry(s.name, m.table, others, label, note, seat)
+                yield (
+                    s.registration_id,
+                    NameEntry(
+                        s.name, m.table, others, label, note, seat, m.seating, m.feature_table
+                    ),
+                )
 
 
 def names_for_public(rounds: Iterable[RoundView]) -> list[NameEntry]:

@@ -33,8 +33,28 @@ class SeatView:
     dropped: bool
 
 
+class TableMarks:
+    """A table's marks as ``_table_marks.html`` shows them, from ``seating``
+    (``Match.seating``: "" / "fixed" / "fixed-not-top") and ``feature_table`` (the
+    feature table's name, "" when not featured): shared by every view of a table (the
+    pairings by table and by name, the printed lists and slips, the projector)."""
+
+    seating: str
+    feature_table: str
+
+    @property
+    def fixed_seat(self) -> bool:
+        """The table is a player's fixed seat."""
+        return bool(self.seating)
+
+    @property
+    def not_top(self) -> bool:
+        """A fixed seat numbered lower than its bracket place: not a top table."""
+        return self.seating == Seating.FIXED_NOT_TOP
+
+
 @dataclass(frozen=True)
-class MatchView:
+class MatchView(TableMarks):
     """One table of a round as the pages show it."""
 
     id: int
@@ -52,16 +72,6 @@ class MatchView:
     draw_word: str = "Draw"  # the ruleset's word for a drawn match ("Tie", "Draw")
     seating: str = ""  # "fixed" / "fixed-not-top" (Match.seating)
     feature_table: str = ""  # the feature table's name, "" when not featured
-
-    @property
-    def fixed_seat(self) -> bool:
-        """The table is a player's fixed seat."""
-        return bool(self.seating)
-
-    @property
-    def not_top(self) -> bool:
-        """A fixed seat numbered lower than its bracket place: not a top table."""
-        return self.seating == Seating.FIXED_NOT_TOP
 
     @property
     def extension_text(self) -> str:

@@ -19,10 +19,10 @@ from rulesets import Ruleset
 from ..clock import Clock, RoundTimes, clock_text, minutes_text, round_clock
 from ..groups import group_label
 from ..models import Event, Match, Outcome, Round, RoundStatus
-from .rounds import ELIMINATION_PHASES
+from .rounds import ELIMINATION_PHASES, TableMarks
 
-# (table, outcome, intentional draw noted at, extension in seconds)
-MatchRow = tuple[int | None, str, dt.datetime | None, int]
+# (table, outcome, intentional draw noted at, extension in seconds, seating, feature table)
+MatchRow = tuple[int | None, str, dt.datetime | None, int, str, str]
 
 
 @dataclass(frozen=True)
@@ -42,17 +42,21 @@ class TableTime:
 
 
 @dataclass(frozen=True)
-class TableClock:
+class TableClock(TableMarks):
     """One table still playing, on its own clock (the end-of-round
     board): the round's clock with this table's extension (``extra_seconds``) added.
 
     ``clock.elapsed`` is the time the table has used, ``clock.limit`` the time it is
     allowed (None: untimed); ``over``: its time is up and its result is still missing.
+    ``seating`` and ``feature_table``: the table's marks (a fixed seat, a featured
+    match: ``TableMarks``), as the pairings show them.
     """
 
     table: int
     extra_seconds: int
     clock: Clock
+    seating: str = ""  # Match.seating
+    feature_table: str = ""  # the feature table's name, "" when not featured
 
     @property
     def over(self) -> bool:
@@ -116,6 +120,12 @@ class RoundClock:
         return tuple(t.table for t in self.results_missing)
 
     @property
+    def marked(self) -> tuple[TableClock, ...]:
+        """The tables still playing that carry a mark (a fixed seat, a featured match),
+        in table order: what the projector lists beside the tables still playing."""
+        return tuple(t for t in self.tables if t.fixed_seat or t.feature_table)
+
+    @property
     def still_playing(self) -> tuple[TableClock, ...]:
         """Tables still within their own time (an extension keeps them playing)."""
         return tuple(t for t in self.tables if not t.over)
@@ -176,14 +186,18 @@ def _round_clock(
         elimination=elimination,
         final=final,
         # MP-TIME-1: the first intentional draw noted in a pod (Match.intentional_draw_at)
-        intentional_draw=elimination and any(at is not None for _, _, at, _ in rows),
+        intentional_draw=elimination and any(row[2] is not None for row in rows),
     )
     clock = clock_of()
-    pending = sorted((t, extra) for t, o, _, extra in rows if o == Outcome.PENDING and t)
+    pending = sorted(
+        (t, extra, seating, feature)
+        for t, o, _, extra, seating, feature in rows
+        if o == Outcome.PENDING and t
+    )
     # each table on its own clock (its extension added), for the end of round.
     tables = tuple(
-        TableClock(t, extra, clock_of(extra_seconds=extra) if extra else clock)
-        for t, extra in pending
+        TableClock(t, extra, clock_of(extra_seconds=extra) if extra else clock, seating, feature)
+        for t, extra, seating, feature in pending
     )
     shown = clock.remaining if clock.limit is not None else clock.elapsed
     return RoundClock(
@@ -192,8 +206,8 @@ def _round_clock(
         clock=clock,
         text=clock_text(shown),
         note=_note(rules, clock, elimination),
-        playing=tuple(t for t, _ in pending),
-        extensions=tuple(TableTime(t, extra) for t, extra in pending if extra),
+        playing=tuple(t.table for t in tables),
+        extensions=tuple(TableTime(t.table, t.extra_seconds) for t in tables if t.extra_seconds),
         started_ms=int(times.started_at.timestamp() * 1000),
         paused_s=times.paused_seconds,
         final=final,
@@ -205,10 +219,16 @@ def _round_clock(
 def _match_rows(rounds: Sequence[Round]) -> dict[int, list[MatchRow]]:
     rows: dict[int, list[MatchRow]] = defaultdict(list)
     values = Match.objects.filter(round__in=rounds).values_list(
-        "round_id", "table", "outcome", "intentional_draw_at", "extra_seconds"
+        "round_id",
+        "table",
+        "outcome",
+        "intentional_draw_at",
+        "extra_seconds",
+        "seating",
+        "feature_table",
     )
-    for round_id, table, outcome, drawn_at, extra in values:
-        rows[round_id].append((table, outcome, drawn_at, extra))
+    for round_id, table, outcome, drawn_at, extra, seating, feature in values:
+        rows[round_id].append((table, outcome, drawn_at, extra, seating, feature))
     return rows
 
 

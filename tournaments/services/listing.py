@@ -93,6 +93,22 @@ def event_deletable(event: Event) -> bool:
     return event.listing == EventListing.DRAFT or not event_has_results(event)
 
 
+def event_rows_delete(event: Event) -> None:
+    """Delete ``event`` and every row recorded at it (rounds, registrations, staff,
+    audit trail …) and its players who are in no other event, in the caller's
+    transaction. No check and no log: :func:`event_delete` for staff, and bringing an
+    event back from a venue (``interchange.services.venue``), which replaces its rows."""
+    player_ids = list(Registration.objects.filter(event=event).values_list("player_id", flat=True))
+    # Rows that protect a registration go first (seats, self-reports, seeds, notes), then
+    # the registrations (which protect the divisions), then the event with the rest.
+    Round.objects.filter(event=event).delete()
+    CutSeed.objects.filter(registration__event=event).delete()
+    PenaltyNote.objects.filter(event=event).delete()
+    Registration.objects.filter(event=event).delete()
+    event.delete()
+    Player.objects.filter(pk__in=player_ids, registrations__isnull=True).delete()
+
+
 @transaction.atomic
 def event_delete(*, event: Event, confirm: str, by: Actor) -> str:
     """Delete ``event`` and everything recorded at it: divisions, registrations, rounds,
@@ -118,15 +134,7 @@ def event_delete(*, event: Event, confirm: str, by: Actor) -> str:
             % {"name": ev.name}
         )
     name, slug, pk = ev.name, ev.slug, ev.pk
-    player_ids = list(Registration.objects.filter(event=ev).values_list("player_id", flat=True))
-    # Rows that protect a registration go first (seats, self-reports, seeds, notes), then
-    # the registrations (which protect the divisions), then the event with the rest.
-    Round.objects.filter(event=ev).delete()
-    CutSeed.objects.filter(registration__event=ev).delete()
-    PenaltyNote.objects.filter(event=ev).delete()
-    Registration.objects.filter(event=ev).delete()
-    ev.delete()
-    Player.objects.filter(pk__in=player_ids, registrations__isnull=True).delete()
+    event_rows_delete(ev)
     transaction.on_commit(partial(public_pages_forget, slug))
     logger.info(
         "event deleted: %s (%s, id %s) by %s",

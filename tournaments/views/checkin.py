@@ -37,6 +37,7 @@ from ..services.checkin import (
     door_registration,
     self_checkin_open,
 )
+from ..venue import absolute_url
 from .common import HtmxRequest
 from .player import _private, _registration
 
@@ -103,7 +104,7 @@ def checkin_toggle(request: HtmxRequest, event: Event, registration_id: int) -> 
 @event_operator_required
 def checkin_door(request: HttpRequest, event: Event) -> HttpResponse:
     """The door sign: a QR code of the public check-in page, to print or project."""
-    url = request.build_absolute_uri(reverse("public:checkin", args=[event.slug]))
+    url = absolute_url(request, reverse("public:checkin", args=[event.slug]))
     context = {
         "event": event,
         "url": url,

@@ -31,6 +31,7 @@ from ..selectors.printing import (
     round_for_print,
     slips_for_print,
 )
+from ..venue import absolute_url
 
 SLIPS_PER_SHEET = 4
 POD_SLIPS_PER_SHEET = 2  # a pod's slip is twice as tall: up to five seats and strips
@@ -77,7 +78,7 @@ def print_slips(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
     pods: list[tuple[Slip, list[tuple[SlipSeat, str, str]]]] = []
     for slip in slips_for_print(view):
         links = [
-            request.build_absolute_uri(reverse("public:player", args=[event.slug, s.token]))
+            absolute_url(request, reverse("public:player", args=[event.slug, s.token]))
             for s in slip.seats
         ]
         strips = [(seat, url, qr_svg(url)) for seat, url in zip(slip.seats, links, strict=True)]

@@ -64,6 +64,7 @@ from ..selectors import (
     registrations_for_staff,
     round_for_staff,
 )
+from ..selectors.featured import fixed_seats_for_staff
 from ..selectors.names import registration_name
 from ..selectors.reports import reports_for_round
 from .clock import clock_context
@@ -180,9 +181,11 @@ def _players_page(
     request: HttpRequest, event: Event, preview: Any = None, **forms: Any
 ) -> HttpResponse:
     ages = event.rules.features.age_divisions
+    registrations = registrations_for_staff(event)
     context = {
         "event": event,
-        "registrations": registrations_for_staff(event),
+        "registrations": registrations,
+        "fixed_seats": fixed_seats_for_staff(registrations),  # the event's, no query
         "add_form": forms.get("add_form") or PlayerForm(event=event),
         "csv_form": forms.get("csv_form") or PlayersSheetForm(ages=ages),
         "preview": preview,

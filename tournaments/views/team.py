@@ -32,6 +32,7 @@ from ..qr import qr_svg
 from ..selectors import divisions_for_event
 from ..services.invites import INVITE_DAYS
 from ..stored_text import shown
+from ..venue import absolute_url
 from .common import int_param
 
 
@@ -182,7 +183,7 @@ def _invite_link(
     except MatchslipError as e:
         form.add_error("role", str(e))
         return _team_page(request, event, invite=form)
-    url = request.build_absolute_uri(reverse("staff:invite_accept", args=[token]))
+    url = absolute_url(request, reverse("staff:invite_accept", args=[token]))
     problem = ""
     if email:
         try:
@@ -265,7 +266,7 @@ def player_link(request: HttpRequest, event: Event, registration_id: int) -> Htt
     reg = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, event=event
     )
-    url = request.build_absolute_uri(reverse("public:player", args=[event.slug, reg.report_token]))
+    url = absolute_url(request, reverse("public:player", args=[event.slug, reg.report_token]))
     context = {"event": event, "reg": reg, "url": url, "qr": qr_svg(url)}
     response = render(request, "tournaments/staff/player_link.html", context)
     response["Cache-Control"] = "private, no-store"

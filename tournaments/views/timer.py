@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from ..permissions import staff_roles
 from ..qr import qr_svg
 from ..selectors.timer import timer_for_public
+from ..venue import absolute_url
 from .common import HtmxRequest, public_event_or_404, public_page
 
 
@@ -32,7 +33,7 @@ def timer(request: HtmxRequest, slug: str) -> HttpResponse:
     event = public_event_or_404(request, slug)
     now = timezone.now()
     clocks = timer_for_public(event, now)
-    pairings_url = request.build_absolute_uri(reverse("public:pairings", args=[event.slug]))
+    pairings_url = absolute_url(request, reverse("public:pairings", args=[event.slug]))
     context = {
         "event": event,
         "clocks": clocks,
