@@ -4,11 +4,18 @@ Plays a deterministic Pokémon Swiss with the real pairing engine (``pair_swiss`
 players (a few late entrants with a round-1 late-entry loss), 3 % ties, about 1 % of the
 field dropping each round; then times ``pairings.engine.outlook.outlook`` (10,000
 simulated endings at this size) after each Swiss round of a 9-round day (top 8), and
-after rounds 1, 5 and 8 of a two-day event (9 + 6 rounds, Day 2 cut and top 8). Each figure is the median of
+after rounds 1, 5 and 8 of a two-day event (9 + 6 rounds, Day 2 cut and top 8); a
+flighted two-day event (``flights``: the same players in 2 flights of 8 + 6 rounds,
+each flight its own Day 2 cut and a top 4 share, P-FL-2, P-FL-5, both flights timed
+together); and a multiplayer pod Swiss (``pods``: 4-player pods paired by the real
+``pair_pods``, 5 % drawn pods, timed with ``pod_outlook``, 10,000 endings, after each
+round). Each figure is the median of
 ``REPETITIONS`` runs: wall-clock seconds and the process's CPU seconds (the machine is
 shared: CPU time is the steadier figure when others run).
 
-Run: ``.venv/bin/python bench/outlook.py [players]`` (prints one JSON line per case).
+Run: ``.venv/bin/python bench/outlook.py [players] [swiss|flights|pods]`` (prints one
+JSON line per case; without a second argument all three; pods use 64 players unless
+given).
 """
 
 from __future__ import annotations
@@ -27,10 +34,14 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 from pairings.engine.outlook import (  # noqa: E402
     POKEMON,
     OutlookPlan,
+    OutlookPlayer,
+    PodRules,
     draw_rate,
     outlook,
     outlook_players,
+    pod_outlook,
 )
+from pairings.engine.pods import PodPlayer, pair_pods  # noqa: E402
 from pairings.engine.swiss import pair_swiss  # noqa: E402
 from pairings.engine.types import SwissPlayer  # noqa: E402
 from standings.engine.ranking import pokemon_standings  # noqa: E402
@@ -112,12 +123,113 @@ def case(players: int, played: int, day2_rounds: int) -> dict[str, object]:
     }
 
 
+def _timed(run: object, repetitions: int = REPETITIONS) -> tuple[float, float]:
+    walls, cpus = [], []
+    for k in range(repetitions):
+        wall, cpu = time.perf_counter(), time.process_time()
+        run(k)  # type: ignore[operator]
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return round(statistics.median(walls), 3), round(statistics.median(cpus), 3)
+
+
+def flights_case(players: int, played: int) -> dict[str, object]:
+    """Two flights of ``players`` / 2 (8 Day 1 rounds each, P-FL-2), 6 Day 2 rounds,
+    each flight's Day 2 cut and top 4 share: both flights' outlooks after ``played``."""
+    rounds = ROUNDS - 1
+    flights = []
+    for flight in (1, 2):
+        entrants, matches = play(players // 2, played, seed=24 + flight)
+        rows = pokemon_standings(entrants, matches, rounds=played)
+        owp = {r.player: float(r.owp) for r in rows}
+        field = outlook_players(
+            entrants, matches, measure=POKEMON, points_win=3, points_tie=1, first_tiebreakers=owp
+        )
+        plan = OutlookPlan(
+            rounds_left=rounds - played,
+            cuts={"open": 4},
+            day2_rounds=6,
+            draw_rate=draw_rate(matches),
+            rounds_total=rounds,
+            day2_total=rounds + 6,
+        )
+        flights.append((field, plan))
+    wall, cpu = _timed(lambda k: [outlook(f, p, seed=k) for f, p in flights])
+    return {
+        "case": "flights",
+        "players": players,
+        "after_round": played,
+        "rounds_left": rounds - played + 6,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "load": round(os.getloadavg()[0], 2),
+    }
+
+
+def play_pods(players: int, rounds: int, seed: int = 24) -> list[OutlookPlayer]:
+    """A pod Swiss of ``players`` over ``rounds`` rounds, paired by ``pair_pods``."""
+    rng = random.Random(seed)
+    ids = [str(i) for i in range(1, players + 1)]
+    points = dict.fromkeys(ids, 0)
+    met: dict[str, set[str]] = {i: set() for i in ids}
+    small = dict.fromkeys(ids, 0)
+    for _ in range(rounds):
+        order = sorted(ids, key=lambda i: (-points[i], rng.random()))
+        field = [
+            PodPlayer(i, points[i], k, frozenset(met[i]), small[i]) for k, i in enumerate(order)
+        ]
+        for pod in pair_pods(field, rng=random.Random(rng.random())).pods:
+            for p in pod.players:
+                met[p].update(q for q in pod.players if q != p)
+                small[p] += pod.size < 4
+            if rng.random() < 0.05:
+                for p in pod.players:
+                    points[p] += 1
+            else:
+                points[rng.choice(pod.players)] += 7
+    return [OutlookPlayer(i, match_points=points[i], opponents=tuple(sorted(met[i]))) for i in ids]
+
+
+def pods_case(players: int, rounds: int, played: int, cut: int) -> dict[str, object]:
+    """The pod outlook (10,000 endings) after ``played`` of ``rounds`` pod rounds."""
+    field = play_pods(players, played)
+    plan = OutlookPlan(
+        rounds_left=rounds - played,
+        cuts={"open": cut},
+        points_win=7,
+        points_tie=1,
+        draw_rate=0.05,
+        measure=None,
+        rounds_total=rounds,
+    )
+    # one run each: the pod simulation is pure Python (pair_pods) and takes seconds
+    wall, cpu = _timed(lambda k: pod_outlook(field, plan, PodRules(4), seed=k), 1)
+    return {
+        "case": "pods",
+        "players": players,
+        "after_round": played,
+        "rounds_left": rounds - played,
+        "cut": cut,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "load": round(os.getloadavg()[0], 2),
+    }
+
+
 def main() -> None:
-    players = int(sys.argv[1]) if len(sys.argv) > 1 else 800
-    for played in range(1, ROUNDS):
-        print(json.dumps(case(players, played, 0)), flush=True)
-    for played in (1, 5, 8):
-        print(json.dumps(case(players, played, 6)), flush=True)
+    players = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    which = sys.argv[2] if len(sys.argv) > 2 else "all"
+    if which in ("all", "swiss"):
+        for played in range(1, ROUNDS):
+            print(json.dumps(case(players or 800, played, 0)), flush=True)
+        for played in (1, 5, 8):
+            print(json.dumps(case(players or 800, played, 6)), flush=True)
+    if which in ("all", "flights"):
+        for played in (1, 4, 7):
+            print(json.dumps(flights_case(players or 800, played)), flush=True)
+    if which in ("all", "pods"):
+        for played in (3, 2, 1):
+            print(json.dumps(pods_case(players or 64, 4, played, 16)), flush=True)
 
 
 if __name__ == "__main__":

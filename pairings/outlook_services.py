@@ -13,10 +13,15 @@ What is simulated, per pairing group (``group_outlook``):
   for a flight, P-FL-5);
 * a group in Day 2 (Day 1 over): the rest of Day 2 for the Day 2 players, then the top
   cut;
-* nothing for a group whose Swiss is over (the standings show the cut), a group of pods
-  or a standalone bracket, a division without a top cut (and no Day 2 ahead), and a
-  flighted division of a two-day event (its Day 2 cut merges the flights, which are
-  simulated apart).
+* a flight of a two-day event as the event plays it (``pairings.procedures.day2``): the
+  flight's own Day 2 cut (19 points or the top 32 of the flight, P-D2-1 on the flight's
+  standings, ``day2_qualified``), its Day 2 rounds, then its share of the merged top cut
+  (P-FL-5) — each flight apart, as nothing crosses flights before the top cut;
+* a Swiss of multiplayer pods with a pod top cut: the rest of the pod Swiss
+  (``pod_outlook``: the pod pairing engine played forward, ranked on match points,
+  MP-POD-1, MP-PAIR-1, MP-PTS-1, MP-SE-1);
+* nothing for a group whose Swiss is over (the standings show the cut), a standalone
+  bracket, and a division without a top cut (and no Day 2 ahead).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from rulesets import Context, get_ruleset
+from rulesets.mtg_multiplayer import win_points
 from standings import adapters as standings_adapters
 from standings.day2_standings import day2_qualified
 from standings.engine.day2 import day2_entrants, day2_matches
@@ -46,6 +52,7 @@ from tournaments.models import (
     Registration,
     RoundStatus,
 )
+from tournaments.multiplayer import pod_size
 from tournaments.procedures import Stage, group_stages
 from tournaments.public_pages import public_pages_changed
 
@@ -54,11 +61,13 @@ from .engine.outlook import (
     GroupOutlook,
     OutlookPlan,
     OutlookPlayer,
+    PodRules,
     Ranker,
     draw_rate,
     measure_for,
     outlook,
     outlook_players,
+    pod_outlook,
 )
 from .engine.outlook import (
     CutOutlook as EngineCut,
@@ -78,6 +87,13 @@ class GroupInput:
     seed: int
     external: dict[str, str]  # registration id (engine id) → the player's id in files
     flight: int | None
+    pods: PodRules | None = None  # a Swiss of multiplayer pods (``pod_outlook``)
+
+
+def _simulate(i: GroupInput) -> GroupOutlook:
+    if i.pods is not None:
+        return pod_outlook(i.players, i.plan, i.pods, seed=i.seed)
+    return outlook(i.players, i.plan, seed=i.seed)
 
 
 def outlook_compute(snapshot_id: int) -> CutOutlook | None:
@@ -98,7 +114,7 @@ def outlook_compute(snapshot_id: int) -> CutOutlook | None:
     inputs = [i for g in event_groups(event) if (i := group_input(event, g)) is not None]
     if not inputs:
         return None
-    results = [(i, outlook(i.players, i.plan, seed=i.seed)) for i in inputs]
+    results = [(i, _simulate(i)) for i in inputs]
     data = outlook_json(results)
     try:
         with transaction.atomic():
@@ -131,13 +147,13 @@ def group_input(event: Event, group: PairingGroup) -> GroupInput | None:
     """The engine's input for ``group``, or None when it has nothing to simulate (see
     the module notes). A few queries: the group's standings and matches."""
     stages = group_stages(event, group)
-    if Stage.SWISS not in stages or group.phase != GroupPhase.SWISS:
+    if group.phase != GroupPhase.SWISS or not {Stage.SWISS, Stage.POD_SWISS} & set(stages):
         return None
     divisions = sorted(group.divisions.all(), key=lambda d: d.code)
+    if Stage.POD_SWISS in stages:
+        return _pods_input(event, group, divisions)
     day1_total = max((d.rounds for d in divisions), default=0)
     day2_total = event.day2_rounds if Stage.DAY2 in stages else 0
-    if day2_total and (group.flight is not None or any(d.flights for d in divisions)):
-        return None
     cuts = _cuts(divisions, group)
     if not cuts and not day2_total:
         return None
@@ -300,6 +316,56 @@ def _day2_input(
         played=done,
     )
     return GroupInput(group, players, plan, _seed(group), _external(regs), group.flight)
+
+
+def _pods_input(event: Event, group: PairingGroup, divisions: list[Any]) -> GroupInput | None:
+    """A Swiss of multiplayer pods (``pod_outlook``): each player's match points (the
+    pod standings'), pod-mates and smaller pods so far, the share of pods drawn, and the
+    pod top cut of each division (MP-SE-1)."""
+    cuts = {d.code: d.cut for d in divisions if d.cut}
+    total = max((d.rounds for d in divisions), default=0)
+    done = group.rounds.filter(phase=Phase.SWISS, status=RoundStatus.COMPLETE).count()
+    if not cuts or not done or done >= total:
+        return None
+    ruleset = get_ruleset(event.ruleset)
+    standard = pod_size(event)
+    ps = swiss_standings(event, group)
+    regs = list(ps.registrations.values())
+    matches = [m for m in standings_adapters.match_records(group) if m.round <= done]
+    mates: dict[str, set[str]] = {str(r.pk): set() for r in regs}
+    small: dict[str, int] = {}
+    for m in matches:
+        if len(m.players) < 2:
+            continue
+        for pid in m.players:
+            mates.setdefault(pid, set()).update(q for q in m.players if q != pid)
+            if len(m.players) < standard:
+                small[pid] = small.get(pid, 0) + 1
+    points = {line.player: line.match_points for line in ps.rows}
+    players = [
+        OutlookPlayer(
+            id=e.id,
+            division=str(r.division.code),
+            match_points=points.get(e.id, 0),
+            active=e.dropped_after_round is None and not e.disqualified,
+            late=e.late,
+            opponents=tuple(sorted(mates.get(e.id, ()))),
+        )
+        for r, e in zip(regs, standings_adapters.entrants(regs), strict=True)
+    ]
+    plan = OutlookPlan(
+        rounds_left=total - done,
+        cuts=cuts,
+        points_win=win_points(event.options),
+        points_tie=ruleset.points_tie,
+        draw_rate=draw_rate(matches),
+        measure=None,
+        rounds_total=total,
+        played=done,
+    )
+    return GroupInput(
+        group, players, plan, _seed(group), _external(regs), None, PodRules(standard, small)
+    )
 
 
 def _external(regs: list[Registration]) -> dict[str, str]:

@@ -29,10 +29,11 @@ SLUG = "demo-cup"
 FINISH_ROUND = """
 from tournaments import services
 from tournaments.models import Event, Outcome
+from tournaments.services import Result
 event = Event.objects.get(slug="demo-cup")
 rnd = event.rounds.order_by("-number").first()
 for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
-    services.slip_enter(match=m, outcome=Outcome.WIN, winner=m.seats.first().registration, by=None)
+    services.slip_enter(match=m, result=Result.win(m.seats.first().registration), by=None)
 print(rnd.number)
 """
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import logging.config
 import sys
 
 from django.conf import settings
@@ -36,6 +37,9 @@ def test_a_fault_keeps_its_traceback():
 
 def test_the_console_handler_applies_the_filter():
     assert settings.LOGGING["handlers"]["console"]["filters"] == ["refusals"]
+    # Configure as Django does at start-up: a test elsewhere in this process (an
+    # in-process Celery worker hijacks the root logger) may have replaced the handlers.
+    logging.config.dictConfig(settings.LOGGING)
     console = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
     assert any(isinstance(f, RefusalsWithoutTraceback) for h in console for f in h.filters), (
         "Django configured the root logger's console handler with the filter"

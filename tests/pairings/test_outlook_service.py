@@ -15,6 +15,8 @@ from pairings.services import round_pair
 from standings.models import CutOutlook
 from standings.services import standings_compute, standings_latest
 from tests import factories
+from tests.pod_factories import play as play_pods
+from tests.pod_factories import pod_event
 from tournaments import services
 from tournaments.models import Outcome
 from tournaments.public_pages import public_pages_refresh
@@ -184,3 +186,73 @@ def test_P_FL_5_each_flight_has_its_own_outlook_for_its_share_of_the_cut(client,
     reg = event.registrations.filter(flight=2).first()
     body = client.get(reverse("public:player", args=[event.slug, reg.report_token])).content
     assert "Top 2 of flight 2" in body.decode()
+
+
+def test_P_FL_5_P_D2_1_a_flighted_two_day_event_has_each_flights_day_2_and_share(client, organiser):
+    """A flighted division of a two-day event: each flight plays its own Day 2 cut (19
+    points or the top 32 of the flight, ``day2_qualified`` on the flight) and Day 2, then
+    sends its share of the top cut (P-FL-5), as ``pairings.procedures.day2`` plays it; the
+    outlook simulates exactly that, flight by flight, and the standings page shows it."""
+    event = factories.event_with_players(
+        80,
+        by=organiser,
+        structure="swiss-top-cut",
+        swiss_rounds=3,
+        day2_rounds=1,
+        top_cut_size=4,
+    )
+    flights_assign(division=event.divisions.get(), flights=2, by=organiser, seed=2)
+    for flight in (1, 2):
+        (rnd,) = round_pair(event=event, group=f"open#flight-{flight}", by=organiser, seed=1)
+        play(rnd, organiser)
+    stored = outlook_compute(standings_compute(event=event).pk)
+    assert stored is not None
+    cuts = [(c["flight"], c["kind"], c["places"], c["rounds_left"]) for c in stored.data["cuts"]]
+    # two flights play a round fewer (P-FL-2): one Day 1 round left, then a Day 2 round
+    assert cuts == [
+        (1, "day2", 32, 1),
+        (1, "top-cut", 2, 2),
+        (2, "day2", 32, 1),
+        (2, "top-cut", 2, 2),
+    ]
+    for flight in (1, 2):
+        players = event.registrations.filter(flight=flight).values_list("external_id", flat=True)
+        chances = [stored.data["players"][p] for p in players]
+        assert len(chances) == 40
+        # 40 players, nobody can reach 19 points in 2 rounds: exactly the top 32 go on
+        assert sum(c["day2"]["share"] for c in chances) == pytest.approx(32, abs=1e-3)
+        assert sum(c["top-cut"]["share"] for c in chances) == pytest.approx(2, abs=1e-3)
+        # "in" / "out" only where proven: never against what an ending showed
+        for c in chances:
+            for kind in ("day2", "top-cut"):
+                assert c[kind]["verdict"] != "in" or c[kind]["share"] == 1.0
+                assert c[kind]["verdict"] != "out" or c[kind]["share"] == 0.0
+    body = client.get(reverse("public:standings", args=[event.slug])).content.decode()
+    assert "Cut-line outlook" in body and "simulated endings" in body
+
+
+def test_MP_SE_1_a_pod_swiss_has_an_outlook_on_the_standings(client, organiser):
+    """A multiplayer pod event (8 players, 3 rounds, pod top cut of 4, MP-SE-1): after
+    round 1 the task simulates the two rounds left with the pod pairing engine (each pod
+    won by one seat: 7 points, MP-PTS-1) and the standings page shows it."""
+    event = pod_event(8, by=organiser, rounds=3, cut=4)
+    (rnd,) = round_pair(event=event, group="open", by=organiser, seed=1)
+    play_pods(rnd, organiser)
+    stored = outlook_compute(standings_compute(event=event).pk)
+    assert stored is not None
+    (cut,) = stored.data["cuts"]
+    assert (cut["kind"], cut["places"], cut["rounds_left"]) == ("top-cut", 4, 2)
+    assert cut["simulations"] == SIMULATIONS and cut["draw_rate"] == 0
+    chances = stored.data["players"]
+    assert len(chances) == 8
+    assert sum(c["top-cut"]["share"] for c in chances.values()) == pytest.approx(4, abs=1e-3)
+    # the two pod winners (7 points) are far likelier to make it than the others
+    winners = [m.winner.external_id for m in rnd.matches.select_related("winner")]
+    assert len(winners) == 2
+    others = [pid for pid in chances if pid not in winners]
+    assert min(chances[p]["top-cut"]["share"] for p in winners) > max(
+        chances[p]["top-cut"]["share"] for p in others
+    )
+    assert {r["points"]: r["record"] for r in cut["records"]}[21] == "3-0-0"
+    body = client.get(reverse("public:standings", args=[event.slug])).content.decode()
+    assert "Cut-line outlook" in body and "Top 4 · Open" in body

@@ -24,6 +24,9 @@ At least :data:`SIMULATIONS` endings are played, more for small groups
 plan, seed and count give the same figures. Probabilities are floats 0–1: they are
 estimates, not tiebreakers, so no exact arithmetic is owed.
 
+A Swiss of multiplayer pods has its own simulation (``pods``: :func:`pod_outlook`, the
+pod pairing engine played forward, ranked on match points).
+
 Modules: ``model`` (inputs and outputs), ``inputs`` (players from the standings
 engine's inputs), ``simulate`` (:func:`outlook`), ``tally`` (what the endings add up to,
 beside the proofs), and the private ``_arrays``, ``_rounds`` and ``_ending`` (the NumPy
@@ -52,6 +55,7 @@ from .model import (
     mwp_floor,
     simulations_for,
 )
+from .pods import PodRules, pod_outlook
 from .simulate import outlook
 from .tally import record_label
 
@@ -68,6 +72,7 @@ __all__ = [
     "GroupOutlook",
     "OutlookPlan",
     "OutlookPlayer",
+    "PodRules",
     "Ranker",
     "RecordChance",
     "WinMeasure",
@@ -77,6 +82,7 @@ __all__ = [
     "mwp_floor",
     "outlook",
     "outlook_players",
+    "pod_outlook",
     "record_label",
     "simulations_for",
 ]
