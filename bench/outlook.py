@@ -229,7 +229,8 @@ def main() -> None:
             print(json.dumps(flights_case(players or 800, played)), flush=True)
     if which in ("all", "pods"):
         for played in (3, 2, 1):
-            print(json.dumps(pods_case(players or 64, 4, played, 16)), flush=True)
+            cut = 16 if (players or 64) >= 64 else 4  # MP-SE-1 sizes
+            print(json.dumps(pods_case(players or 64, 4, played, cut)), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,18 @@ MP-PAIR-1). The players are given to it in a fresh random order within each scor
 bracket (its ``rank``), which is the engine's own "at random among equals" made
 explicit, so that the engine's answer for a given order can be remembered and reused
 (the engine is deterministic for distinct ranks; only the seat order inside a pod,
-which no result depends on, comes from its ``rng``). Results are even: a pod is drawn
+which no result depends on, comes from its ``rng``). At most ``_ORDERS`` (256) distinct
+orders are paired by the engine per simulated position (the points and the pods
+simulated so far); an ending reaching that position with yet another order reuses one
+of those 256 pairings at random. Exact while a position has fewer orders than that
+(the tests' examples); a sample of the pairing draw beyond, which keeps a small event's
+late rounds — where unavoidable repeats make ``pair_pods`` search, about 17 ms a call for
+16 players — to seconds. And only the first ``_ENGINE_CALLS`` (256) positions of a
+run are paired by the whole engine; later ones (the last simulated rounds of a small
+event, where nearly every ending reaches a position of its own) by the engine's fill and
+swaps without its final exact search (``_without_search``), which differs only where
+repeat pod-mates or a second smaller pod cannot be avoided by the swaps. Deterministic
+(counted, not timed): the same seed gives the same figures. Results are even: a pod is drawn
 at the draw rate seen so far (every player of the pod scores ``points_tie``), else
 each seat wins with the same chance and scores ``points_win`` (2n−1, MP-PTS-1; 7 in a
 pod of 3 of a 4-player event too). Nobody drops later.
@@ -32,6 +43,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import pods as _pods_engine
+from .._pods_fill import fill_top_to_bottom, seat_cheapest, swap_improve, swap_repair
 from ..pods import PodPlayer, pair_pods
 from . import _arrays
 from .model import SIMULATIONS, CutKind, GroupOutlook, OutlookPlan, OutlookPlayer
@@ -40,8 +53,33 @@ from .tally import CutTally, Tally, answer
 #: Endings added to the tally at a time.
 _BATCH = 1_000
 
-#: Remembered pairings of one run (the engine's answer per bracket order and history).
+#: Remembered pairings of one run (the engine's answer per bracket order and position).
 _MEMO_LIMIT = 200_000
+
+#: Distinct bracket orders paired by the engine per simulated position (points and the
+#: pods simulated so far); further endings reaching the position with an order not seen
+#: reuse one of those at random (module notes).
+_ORDERS = 256
+
+#: Calls of the full ``pair_pods`` per run; after them, positions not seen yet are paired
+#: by :func:`_without_search` (module notes).
+_ENGINE_CALLS = 256
+
+Pods = tuple[tuple[int, ...], ...]
+
+
+def _without_search(players: Sequence[PodPlayer], standard: int) -> list[tuple[str, ...]]:
+    """``pair_pods``' own steps without its last one, the exact search (its fill from the
+    top, the swaps of players left over, the cheapest seats and improving swaps: steps
+    1–3 of ``pairings.engine.pods``); the search changes pods only where repeats or a
+    second smaller pod cannot be avoided otherwise."""
+    problem = _pods_engine._problem(players, random.Random(0), standard)
+    tables, left = fill_top_to_bottom(problem)
+    left = swap_repair(problem, tables, left)
+    if left:
+        seat_cheapest(problem, tables, left)
+        swap_improve(problem, tables)
+    return [tuple(problem.ids[i] for i in pod) for pod in tables]
 
 
 @dataclass(frozen=True)
@@ -158,7 +196,11 @@ class _Run:
         self.live = [i for i, p in enumerate(players) if p.active]
         self.met = [frozenset(p.opponents) for p in players]
         self.small = [rules.small_pods.get(p.id, 0) for p in players]
-        self.memo: dict[tuple[object, ...], tuple[tuple[int, ...], ...]] = {}
+        # position (points, simulated pods so far) → bracket order → the engine's pods
+        self.memo: dict[tuple[object, ...], dict[tuple[int, ...], Pods]] = {}
+        self.sampled: dict[tuple[object, ...], list[Pods]] = {}
+        self.stored = 0
+        self.calls = 0
 
     def ending(self) -> tuple[list[int], list[int]]:
         """One simulated ending: every player's final points, and after the next round."""
@@ -197,8 +239,11 @@ class _Run:
         order = list(self.live)
         self.rng.shuffle(order)
         order.sort(key=lambda i: -points[i])
-        key = (tuple(order), tuple(points[i] for i in order), history)
-        found = self.memo.get(key)
+        state = (tuple(points), history)
+        pairings = self.memo.setdefault(state, {})
+        found = pairings.get(tuple(order))
+        if found is None and len(pairings) >= _ORDERS:  # a sample of this position's draws
+            found = self.sampled[state][self.rng.randrange(_ORDERS)]
         if found is None:
             index = {pid: i for i, pid in enumerate(self.ids)}
             players = [
@@ -211,8 +256,15 @@ class _Run:
                 )
                 for place, i in enumerate(order)
             ]
-            paired = pair_pods(players, rng=random.Random(0), standard=self.rules.standard)
-            found = tuple(tuple(sorted(index[pid] for pid in pod.players)) for pod in paired.pods)
-            if len(self.memo) < _MEMO_LIMIT:
-                self.memo[key] = found
+            self.calls += 1
+            if self.calls <= _ENGINE_CALLS:
+                paired = pair_pods(players, rng=random.Random(0), standard=self.rules.standard)
+                tables = [pod.players for pod in paired.pods]
+            else:
+                tables = _without_search(players, self.rules.standard)
+            found = tuple(tuple(sorted(index[pid] for pid in pod)) for pod in tables)
+            if self.stored < _MEMO_LIMIT:
+                pairings[tuple(order)] = found
+                self.sampled.setdefault(state, []).append(found)
+                self.stored += 1
         return list(found)
