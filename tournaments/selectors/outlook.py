@@ -48,7 +48,7 @@ def endings(share: float) -> str:
             "all": ENDINGS,
         }
     if count <= 0:
-        return _("in fewer than 1 of %(all)s simulated endings") % {"all": ENDINGS}
+        return _("in less than 1 in every %(all)s simulated endings") % {"all": ENDINGS}
     return _("in %(count)s of %(all)s simulated endings") % {"count": count, "all": ENDINGS}
 
 
