@@ -13,18 +13,22 @@ import http.client
 import json
 import os
 import queue
-import socket
 import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from tests import processes
+from tests.processes import free_port
+
 pytestmark = pytest.mark.multiprocess  # starts other processes
 
 ROOT = Path(__file__).resolve().parents[2]
+manage = partial(processes.manage, timeout=120)
 SLUG = "demo-cup"
 FINISH_ROUND = """
 from tournaments import services
@@ -36,12 +40,6 @@ for m in rnd.matches.filter(outcome=Outcome.PENDING).prefetch_related("seats"):
     services.slip_enter(match=m, result=Result.win(m.seats.first().registration), by=None)
 print(rnd.number)
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -56,19 +54,6 @@ def embedded(tmp_path):
         DJANGO_SETTINGS_MODULE="config.settings",
     )
     return env
-
-
-def manage(env: dict[str, str], *args: str, timeout: float = 120) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 def get(port: int, path: str) -> tuple[int, str]:
@@ -124,7 +109,7 @@ def test_a_round_published_by_a_command_reaches_the_running_embedded_server(embe
     manage(embedded, "demo_event")
     played = int(manage(embedded, "shell", "-c", FINISH_ROUND).split()[-1])
 
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
         cwd=ROOT,
@@ -176,7 +161,7 @@ def test_the_asgi_server_holds_the_stream_and_hears_another_process(embedded):
     ``live.stream``); a change made by another process reaches an open stream."""
     manage(embedded, "migrate", "--noinput")
     manage(embedded, "demo_event")
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [
             sys.executable,

@@ -33,12 +33,12 @@ from tests.deployment.venue_laptop import (
     ROOT,
     SETUP,
     answering,
-    free_port,
     get,
     migrated,
     shell,
 )
 from tests.deployment.venue_laptop import migrated_template as migrated_template  # fixture
+from tests.processes import free_port
 from tournaments.qr import qr_svg
 
 pytestmark = pytest.mark.multiprocess  # starts other processes

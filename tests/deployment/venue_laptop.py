@@ -12,13 +12,12 @@ import http.client
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.processes import manage
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "venue-test-key-" + "v" * 50
@@ -60,20 +59,6 @@ def laptop(folder: Path) -> dict[str, str]:
     return env
 
 
-def manage(env: dict[str, str], *args: str, timeout: float = 180) -> str:
-    """Run ``manage.py ARGS`` in ``env``; its standard output (fails on an error)."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout
-
-
 def migrated(template: Path, folder: Path) -> dict[str, str]:
     """A laptop in ``folder`` whose database is a copy of the migrated ``template``
     folder's (:func:`migrated_template`: ``migrate`` is most of a laptop's set-up time)."""
@@ -91,12 +76,6 @@ def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     template = tmp_path_factory.mktemp("venue-template")
     manage(laptop(template), "migrate", "--noinput")
     return template
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def get(port: int, path: str, host: str | None = None) -> tuple[int, str]:

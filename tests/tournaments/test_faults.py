@@ -8,7 +8,6 @@ import datetime as dt
 import logging
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -29,6 +28,7 @@ from django.utils import timezone
 from config.celery import app
 from pairings.services import pairing_request, pairing_run_execute, round_pair
 from tests import factories
+from tests.processes import free_port
 from tournaments import public_cache, services
 from tournaments.models import (
     BackgroundRun,
@@ -49,18 +49,12 @@ EMPTY_STANDINGS = "Standings appear here after the first round is complete."
 TASKS = {PAIRING: "pairings.tasks.pair_round", STANDINGS: "standings.tasks.standings_compute"}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class RedisServer:
     """A redis-server of the test's own on a free port, without persistence: stopping
     and starting it again gives an empty Redis, as a restarted cache server would."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     def url(self, db: int = 0) -> str:
@@ -242,7 +236,7 @@ def test_pressing_pair_with_the_broker_down_fails_the_run_at_once_with_try_again
 ):
     client.force_login(organiser)
     pair = reverse("staff:pair", args=[event8.slug])
-    dead = f"redis://127.0.0.1:{_free_port()}/0"  # nothing listens there
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     with broker_at(dead), django_capture_on_commit_callbacks(execute=True):
         assert client.post(pair, {"group": "open"}).status_code == 302
     run = BackgroundRun.objects.get(event=event8)

@@ -23,8 +23,9 @@ from interchange.services.archive import ARCHIVE_FORMAT
 from interchange.services.venue import RETURN_ACTION, TAKE_ACTION
 from standings.services import standings_compute
 from tests import factories
-from tests.deployment.venue_laptop import manage, migrated, shell
+from tests.deployment.venue_laptop import migrated, shell
 from tests.deployment.venue_laptop import migrated_template as migrated_template  # fixture
+from tests.processes import manage
 from tests.tournaments.test_event_archive import tables
 from tournaments import services
 from tournaments.models import AuditEvent, Event, Outcome, Registration, Round, VenueTrip
