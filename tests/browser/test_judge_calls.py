@@ -70,7 +70,9 @@ def test_a_player_calls_a_judge_who_claims_and_resolves_it_with_three_minutes_on
 ):
     organiser = factories.user("olivia")
     ev = factories.event_with_players(8, by=organiser, swiss_rounds=3, top_cut_size=0)
-    factories.staff(ev, "judge", username="judy")
+    judy_user = factories.staff(ev, "judge", username="judy")
+    judy_user.first_name, judy_user.last_name = "Judy", "Hopps"  # players see the full name
+    judy_user.save()
     factories.staff(ev, "judge", username="jamie")
     rnd = factories.round_in_order(ev, by=organiser)
     ann = ev.registrations.order_by("pk").first()  # table 1
@@ -122,7 +124,7 @@ def test_a_player_calls_a_judge_who_claims_and_resolves_it_with_three_minutes_on
         expect(jamie.locator("li.call[data-table='1']")).to_contain_text("Claimed by judy")
         expect(jamie.get_by_role("button", name="Claim table 1")).to_have_count(0)
         expect(player.locator("[data-call-status=claimed]")).to_contain_text(
-            "judy is coming to your table."
+            "Judy Hopps is coming to your table."
         )
 
         # judy resolves it with a 3-minute extension for the table.
@@ -135,7 +137,9 @@ def test_a_player_calls_a_judge_who_claims_and_resolves_it_with_three_minutes_on
         expect(player.locator("[data-call-status=resolved]")).to_contain_text(
             "Your table has 3 more minutes."
         )
-        expect(player.locator("[data-call-status=resolved]")).to_contain_text("Answered by judy")
+        expect(player.locator("[data-call-status=resolved]")).to_contain_text(
+            "Answered by Judy Hopps"
+        )
         expect(projector.locator(".extensions")).to_contain_text("Table 1: +3 min")
         assert Match.objects.get(round=rnd, table=1).extra_seconds == 180
 

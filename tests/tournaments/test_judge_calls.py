@@ -235,16 +235,35 @@ def test_the_answered_call_shows_the_extension_and_offers_a_new_call(client, flo
     call = services.judge_call_open(registration=regs[0])
     services.judge_call_resolve(call=call, by=judy, version=0, minutes=3)
     page = client.get(link(regs[1])).content.decode()
-    assert "Answered by judy at" in page and "Your table has 3 more minutes." in page
+    assert "A judge answered at" in page and "Your table has 3 more minutes." in page
+    assert "judy" not in page  # a login name is never shown to players
     assert 'name="reason" value="rules"' in page
+
+
+def test_a_judge_without_a_full_name_is_a_judge_to_players_never_their_login(client, floor):
+    _, _, regs, judy, _, _ = floor
+    judy.username = "judy@example.org"
+    judy.save()
+    call = services.judge_call_open(registration=regs[0])
+    services.judge_call_claim(call=call, by=judy, version=0)
+    page = client.get(link(regs[1])).content.decode()
+    assert "A judge is coming to your table." in page and "judy@" not in page
+    call.refresh_from_db()
+    services.judge_call_escalate(call=call, by=judy, version=call.version)
+    call.refresh_from_db()
+    services.judge_call_claim(call=call, by=judy, version=call.version)
+    page = client.get(link(regs[1])).content.decode()
+    assert "The head judge is coming to your table." in page and "judy@" not in page
 
 
 def test_the_private_page_is_spanish_for_a_spanish_visitor(client, floor):
     _, _, regs, judy, _, _ = floor
+    judy.first_name, judy.last_name = "Judy", "Hopps"
+    judy.save()
     call = services.judge_call_open(registration=regs[0])
     services.judge_call_claim(call=call, by=judy, version=0)
     page = client.get(link(regs[0]), headers={"Accept-Language": "es"}).content.decode()
-    assert "Llamar a un juez" in page and "judy viene a tu mesa." in page
+    assert "Llamar a un juez" in page and "Judy Hopps viene a tu mesa." in page
 
 
 # --- the floor board ---------------------------------------------------------------------

@@ -52,6 +52,13 @@ def staff_name(user: Any) -> str:
     return str(user.get_full_name() or user.get_username())
 
 
+def judge_name_for_players(user: Any) -> str:
+    """How a judge is named on a player's page: their full name, or "" when the account
+    has none (a username can be an e-mail address, so players never see it); the page
+    then says "A judge" / "The head judge" instead."""
+    return str(user.get_full_name()) if user is not None else ""
+
+
 def _clock(at: dt.datetime | None) -> str:
     return timezone.localtime(at).strftime("%H:%M") if at else ""
 

@@ -52,7 +52,7 @@ from ..selectors.names import twin_exists
 from ..selectors.outlook import outlook_for_player
 from ..selectors.reports import page_for_player, standing_for_player
 from ..services.checkin import self_checkin_open
-from ..services.judge_calls import staff_name
+from ..services.judge_calls import judge_name_for_players
 from ..services.player_decklists import decklist_window
 from .common import HtmxRequest, wants_fragment
 from .prebuilt import my_table_html, seat_entries
@@ -139,7 +139,8 @@ def _render(
 
 def _judge_call_context(reg: Registration, page: Any) -> dict[str, Any]:
     """The "Call a judge" card: the latest call of the player's table
-    this round (``judge_call``, with ``judge_call_who``: who claimed it) and whether a
+    this round (``judge_call``, with ``judge_call_who``: who claimed it and ``judge_call_by``: who
+    answered it, by full name, "" for an account without one) and whether a
     new call can be made (seated at a table of a published or started round, no call of
     the table open). 1 query once a judge was called to the table (``judge_called``)."""
     live = bool(
@@ -153,8 +154,8 @@ def _judge_call_context(reg: Registration, page: Any) -> dict[str, Any]:
     call = call_for_player(page.match.id) if live and called else None
     return {
         "judge_call": call,
-        "judge_call_who": staff_name(call.claimed_by) if call and call.claimed_by else "",
-        "judge_call_by": staff_name(call.resolved_by) if call and call.resolved_by else "",
+        "judge_call_who": judge_name_for_players(call.claimed_by) if call else "",
+        "judge_call_by": judge_name_for_players(call.resolved_by) if call else "",
         "can_call_judge": live and (call is None or call.status == JudgeCallStatus.RESOLVED),
         "call_reasons": JudgeCallReason.choices,
     }
