@@ -142,9 +142,10 @@ def player_receipt_cached(event: Event, reg: Registration) -> PlayerReceipt | No
     (a round completed, a correction) is a new key, so the receipt follows the published
     standings. A miss counts the whole group's receipts at once and keeps each player's
     (the other players of the group open theirs right after a round), so a phone
-    opening or reloading its receipt costs one cache read."""
+    opening or reloading its receipt costs one cache read. Usually :func:`receipts_warm`
+    has kept them already, when the snapshot committed."""
     snapshot = standings_latest(event)
-    prefix = f"matchslip:receipt:{event.pk}:{snapshot.pk if snapshot else 0}:"
+    prefix = _cache_prefix(event.pk, snapshot)
     kept: tuple[PlayerReceipt | None] | None = cache.get(f"{prefix}{reg.pk}")
     if kept is None:
         found = group_receipts(event, swiss_group(reg.division), snapshot)
@@ -153,6 +154,35 @@ def player_receipt_cached(event: Event, reg: Registration) -> PlayerReceipt | No
         values[f"{prefix}{reg.pk}"] = kept
         cache.set_many(values, CACHE_SECONDS)
     return kept[0]
+
+
+def receipts_warm(event_id: int) -> int:
+    """Count the receipts of every player of the event's latest standings snapshot and
+    keep them as :func:`player_receipt_cached` keeps them (each Swiss group counted once;
+    a player without a receipt kept as none), so the open receipt pages, which refresh
+    when the new standings are announced, read them kept rather than each counting a
+    group at the same moment. Body of the task ``standings.tasks.receipts_warm``, sent
+    when a snapshot commits (``services.standings_compute``); safe to run twice. Returns
+    how many players were kept (0: no such event or no standings yet)."""
+    event = Event.objects.filter(pk=event_id).first()
+    snapshot = standings_latest(event) if event is not None else None
+    if event is None or snapshot is None:
+        return 0
+    prefix = _cache_prefix(event.pk, snapshot)
+    values: dict[str, Any] = {}
+    for group in PairingGroup.objects.filter(event=event, parent__isnull=True):
+        for pid, found in group_receipts(event, group, snapshot).items():
+            values[f"{prefix}{pid}"] = (found,)
+    for pk in Registration.objects.filter(event=event).values_list("pk", flat=True):
+        values.setdefault(f"{prefix}{pk}", (None,))
+    cache.set_many(values, CACHE_SECONDS)
+    return len(values)
+
+
+def _cache_prefix(event_id: int, snapshot: StandingsSnapshot | None) -> str:
+    """The cache keys of the receipts counted for ``snapshot`` (the latest; None before
+    any): a new snapshot is a new key."""
+    return f"matchslip:receipt:{event_id}:{snapshot.pk if snapshot else 0}:"
 
 
 def receipt_links(event: Event) -> dict[str, str]:

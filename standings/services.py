@@ -160,6 +160,10 @@ def standings_compute(*, event: Event, by: Actor = None) -> StandingsSnapshot:
     final = bool(data["final"] and data["divisions"])
     if final:
         event_finish(event=event, by=by)
+    # The receipts first: counted for the new snapshot before the public pages are
+    # rebuilt and announced, so the open receipt pages that refresh on that notice read
+    # them kept rather than each counting their group.
+    transaction.on_commit(partial(receipts_send, event.pk))
     public_pages_changed(event.pk, pairings=False)
     snapshot = StandingsSnapshot.objects.create(
         event=event,
@@ -181,8 +185,24 @@ def outlook_send(snapshot_id: int) -> None:
     """Send the outlook task for a snapshot that just committed. An unreachable broker is
     logged once per outage and never raised: the standings are stored; only their
     outlook is missing."""
+    _send(OUTLOOK_TASK, snapshot_id)
+
+
+#: The task that counts the tiebreaker receipts of the event's latest standings ahead of
+#: the pages asking (``standings.receipts.receipts_warm``).
+RECEIPTS_TASK = "standings.tasks.receipts_warm"
+
+
+def receipts_send(event_id: int) -> None:
+    """Send the receipts task for the event whose standings snapshot just committed. An
+    unreachable broker is logged once per outage and never raised: each receipt page then
+    counts its group on demand (``standings.receipts.player_receipt_cached``)."""
+    _send(RECEIPTS_TASK, event_id)
+
+
+def _send(task: str, record_id: int) -> None:
     try:
-        current_app.tasks[OUTLOOK_TASK].delay(snapshot_id)
+        current_app.tasks[task].delay(record_id)
     except BROKER_ERRORS as e:
         broker_outage.failed(e)
     else:

@@ -5,7 +5,8 @@ Two addresses, one page: ``public:receipt`` (``/e/<event>/standings/player/<id>/
 link on each name of the public standings) and ``public:player_receipt``
 (``/e/<event>/p/<token>/receipt/``, from the player's private page, sent private like
 that page). The figures come from ``standings.receipts`` (the standings engine's own
-counting); this module only words them in the visitor's language.
+counting); this module only words them in the visitor's language. The page follows its
+event live as the public standings do (the ``public`` notices refresh its ``live`` part).
 """
 
 from __future__ import annotations
@@ -15,19 +16,19 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 from django.views.decorators.http import require_safe
 
 from rulesets import Column, Ruleset
-from rulesets.base import as_percent
+from rulesets.base import as_decimal, as_percent
 from tournaments.models import Event, Registration
 from tournaments.selectors.names import registration_name, twin_exists
 from tournaments.templatetags.registry_i18n import localized_number
-from tournaments.views.common import public_event_or_404
+from tournaments.views.common import HtmxRequest, public_event_or_404, public_page
 
 from ..engine.receipts import (
     Adjustment,
@@ -61,7 +62,7 @@ def _registrations() -> QuerySet[Registration]:
 
 
 @require_safe
-def receipt(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+def receipt(request: HtmxRequest, slug: str, registration_id: int) -> HttpResponse:
     """The public receipt of one player of the standings (404 for a draft event seen by a
     non-staff visitor, or a player of another event)."""
     event = public_event_or_404(request, slug)
@@ -70,7 +71,7 @@ def receipt(request: HttpRequest, slug: str, registration_id: int) -> HttpRespon
 
 
 @require_safe
-def player_receipt(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def player_receipt(request: HtmxRequest, slug: str, token: str) -> HttpResponse:
     """The player's own receipt, from their private link (404 for an unknown token); sent
     ``private, no-store`` and ``same-origin`` as the private page is
     (``tournaments.views.player``)."""
@@ -82,7 +83,10 @@ def player_receipt(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return response
 
 
-def _render(request: HttpRequest, event: Event, reg: Registration, private: bool) -> HttpResponse:
+def _render(request: HtmxRequest, event: Event, reg: Registration, private: bool) -> HttpResponse:
+    """The page, or its ``live`` partial for the refresh a public notice causes (the page
+    follows the event as the standings page does, ``public_page``): the receipt kept for
+    the latest standings (``player_receipt_cached``)."""
     found = player_receipt_cached(event, reg)
     context = {
         "event": event,
@@ -93,7 +97,7 @@ def _render(request: HttpRequest, event: Event, reg: Registration, private: bool
         "stages": [_stage(event, found, s) for s in reversed(found.stages)] if found else [],
         "agrees": found.agrees if found else True,
     }
-    return render(request, TEMPLATE, context)
+    return public_page(request, TEMPLATE, context)
 
 
 # --- the words and numbers of the page ---------------------------------------------
@@ -199,7 +203,7 @@ def _column(
         change = _("unchanged since round %(number)s") % {"number": round_before}
     else:
         change = _("%(delta)s since round %(number)s") % {
-            "delta": _signed(col, c.value - before),
+            "delta": signed_change(col, c.value - before),
             "number": round_before,
         }
     return ShownColumn(col, value, _arithmetic(col, c), change, notes)
@@ -367,8 +371,19 @@ def _bound(value: Fraction | None, col: Column | None) -> str:
     return localized_number(col.show(value) if col is not None else as_percent(value))
 
 
-def _signed(col: Column, delta: Fraction) -> str:
-    text = localized_number(col.show(abs(delta)))
+def signed_change(col: Column, delta: Fraction) -> str:
+    """``delta`` (the column's value now minus before, an exact Fraction: 0–1 for a
+    percentage column) as the page writes a change, signed, in the column's own unit and
+    the visitor's language: a percentage column's in percentage points with the two
+    decimals of its values (P-TB-8), Fraction(1, 24) → ``"+4.17 pp"`` (``"+4,17 p. p."``
+    in Spanish; never ``"+4.17%"``, which reads as a relative change); any other column
+    as it writes its values: match points ``"−2.80"`` (OAMP), a count ``"+3"`` (wins
+    against, game wins). A negative change takes the minus sign (U+2212)."""
+    if col.format is as_percent:
+        points = localized_number(as_decimal(abs(delta) * 100))
+        text = pgettext("percentage points", "%(points)s pp") % {"points": points}
+    else:
+        text = localized_number(col.show(abs(delta)))
     return f"−{text}" if delta < 0 else f"+{text}"
 
 

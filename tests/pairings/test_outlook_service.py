@@ -5,6 +5,8 @@ Spanish. Real PostgreSQL."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -127,6 +129,56 @@ def test_P_TC_1_the_players_page_says_what_a_win_next_round_changes(client, orga
     assert "a win next round makes it" in body
     spanish = client.get(url, **SPANISH).content.decode()
     assert "una victoria en la próxima ronda" in spanish
+
+
+def test_P_TC_1_tiny_and_noisy_figures_read_honestly_on_the_players_page_and_standings(
+    client, organiser
+):
+    """A stored share of 0.5 % read "0 %" (rounded to even) and a win figure below the
+    chance read as if a win helped: the player's page and the standings cell now say
+    "under 1 %" and leave out a clause that does not move the figure as shown."""
+    event = played(organiser, 2)
+    stored = outlook_compute(standings_compute(event=event).pk)
+    assert stored is not None
+    tiny, noisy = event.registrations.order_by("pk")[:2]
+    players = stored.data["players"]
+    players[tiny.external_id]["top-cut"] |= {
+        "verdict": "open",
+        "share": 0.005,
+        "if_win": 0.012,
+        "if_loss": 0.0,
+        "if_win_verdict": "open",
+    }
+    players[noisy.external_id]["top-cut"] |= {
+        "verdict": "open",
+        "share": 0.4,
+        "if_win": 0.38,
+        "if_loss": 0.2,
+        "if_win_verdict": "open",
+    }
+    CutOutlook.objects.filter(pk=stored.pk).update(data=stored.data)
+
+    def outlook_line(reg, **headers) -> str:
+        url = reverse("public:player", args=[event.slug, reg.report_token])
+        body = client.get(url, **headers).content.decode()
+        found = re.search(r'<li class="outlook-open"[^>]*>([^<]*)</li>', body)
+        assert found is not None
+        return found[1]
+
+    assert outlook_line(tiny) == "Top 4: under 1 % — a win next round makes it 1 %."
+    assert outlook_line(tiny, **SPANISH) == (
+        "Top 4: menos del 1 % — una victoria en la próxima ronda lo deja en 1 %."
+    )
+    assert outlook_line(noisy) == "Top 4: 40 % — a loss next round makes it 20 %."
+    assert outlook_line(noisy, **SPANISH) == (
+        "Top 4: 40 % — una derrota en la próxima ronda lo deja en 20 %."
+    )
+    standings = client.get(reverse("public:standings", args=[event.slug])).content.decode()
+    for reg, cell in ((tiny, "under 1 %"), (noisy, "40 %")):
+        link = reverse("public:receipt", args=[event.slug, reg.pk])
+        row = re.search(rf'href="{link}".*?</tr>', standings, re.S)
+        assert row is not None and f'data-outlook="open">{cell}</td>' in row[0]
+    assert ">0 %<" not in standings and ">100 %<" not in standings
 
 
 def test_the_standings_help_page_explains_the_method_in_both_languages(client, organiser):

@@ -4,18 +4,26 @@ its ``exact`` Fractions); a two-day event and a flighted one take the same path.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import translation
 
 from pairings.services import round_pair
 from rulesets import get_ruleset
 from standings.engine.receipts import Combine
-from standings.receipts import player_receipt, player_receipt_cached, snapshot_row
+from standings.receipts import (
+    player_receipt,
+    player_receipt_cached,
+    receipts_warm,
+    snapshot_row,
+)
 from standings.services import standings_compute, standings_data
+from standings.views.receipts import signed_change
 from tests import factories
 from tests.paths import DATA
 from tests.tournaments.test_tdf_flights import flighted_masters
@@ -81,26 +89,31 @@ def played(ruleset: str, by, *, players: int = 9, rounds: int = 3, **options) ->
     ev = factories.event_with_players(
         players, by=by, ruleset=ruleset, swiss_rounds=rounds, options=options or None
     )
-    rules = get_ruleset(ruleset)
-    games = (*GAMES, (1, 1, 1)) if rules.allows_ties else GAMES
-    group = swiss_group(ev.divisions.get())
     for n in range(1, rounds + 1):
-        (rnd,) = round_pair(event=ev, group=group, by=by, seed=n)
-        services.round_publish(round=rnd, by=by)
-        services.round_start(round=rnd, by=by)
-        for k, m in enumerate(rnd.matches.filter(outcome=Outcome.PENDING).order_by("table")):
-            seats = [s.registration for s in m.seats.order_by("seat")]
-            if len(seats) > 2:
-                services.slip_enter(match=m, result=Result.of(winner=seats[k % len(seats)]), by=by)
-            elif rules.game_record:
-                services.slip_enter(match=m, result=Result.of(games=games[k % len(games)]), by=by)
-            else:
-                services.slip_enter(match=m, result=Result.win(seats[k % 2]), by=by)
+        play_round(ev, n, by)
         if n == 1:
             first = ev.registrations.order_by("pk")[0]
             services.registration_drop(registration=first, by=by)
     standings_compute(event=ev)
     return ev
+
+
+def play_round(ev: Event, n: int, by) -> None:
+    """Round ``n`` of ``ev`` paired by the pairing engine (seed ``n``), published, started
+    and every table decided as :func:`played` decides them."""
+    rules = get_ruleset(ev.ruleset)
+    games = (*GAMES, (1, 1, 1)) if rules.allows_ties else GAMES
+    (rnd,) = round_pair(event=ev, group=swiss_group(ev.divisions.get()), by=by, seed=n)
+    services.round_publish(round=rnd, by=by)
+    services.round_start(round=rnd, by=by)
+    for k, m in enumerate(rnd.matches.filter(outcome=Outcome.PENDING).order_by("table")):
+        seats = [s.registration for s in m.seats.order_by("seat")]
+        if len(seats) > 2:
+            services.slip_enter(match=m, result=Result.of(winner=seats[k % len(seats)]), by=by)
+        elif rules.game_record:
+            services.slip_enter(match=m, result=Result.of(games=games[k % len(games)]), by=by)
+        else:
+            services.slip_enter(match=m, result=Result.win(seats[k % 2]), by=by)
 
 
 def _bye_player(event: Event) -> Registration:
@@ -293,3 +306,129 @@ def test_a_receipt_agrees_with_the_published_standings_and_says_when_it_runs_ahe
     standings_compute(event=event)
     assert player_receipt(event, loser).agrees  # type: ignore[union-attr]
     assert 'id="receipt-pending"' not in _page(client, event, loser)
+
+
+# --- each column's change in its own unit -----------------------------------------------
+
+
+def _column(ruleset: str, key: str):
+    return next(c for c in get_ruleset(ruleset).columns if c.key == key)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "key", "delta", "english", "spanish"),
+    [
+        ("pokemon", "owp", Fraction(1, 24), "+4.17 pp", "+4,17 p. p."),
+        ("pokemon", "oowp", Fraction(-1, 6), "−16.67 pp", "−16,67 p. p."),
+        ("mtg", "omw", Fraction(1, 800), "+0.13 pp", "+0,13 p. p."),  # 0.125: half up
+        ("bo3-wins-against", "win_pct", Fraction(-1, 3), "−33.33 pp", "−33,33 p. p."),
+        ("mtg-multiplayer", "oamp", Fraction(-14, 5), "−2.80", "−2,80"),  # match points
+        ("bo3-wins-against", "wins_against", Fraction(3), "+3", "+3"),  # a count
+        ("bo3-wins-against", "game_wins", Fraction(-1), "−1", "−1"),
+    ],
+)
+def test_a_columns_change_is_written_in_the_columns_own_unit(ruleset, key, delta, english, spanish):
+    column = _column(ruleset, key)
+    with translation.override("en"):
+        assert signed_change(column, delta) == english
+    with translation.override("es"):
+        assert signed_change(column, delta) == spanish
+
+
+CHANGE = re.compile(
+    r'<dd data-column="(\w+)"><strong class="receipt-value">.*?'
+    r'<small class="receipt-change">([^<]*)</small>',
+    re.S,
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "pp", "since"),
+    [("en", "pp", "since round 2"), ("es", "p. p.", "desde la ronda 2")],
+)
+def test_the_receipt_shows_percentage_columns_moving_in_points_and_oamp_in_match_points(
+    client, organiser, language, pp, since
+):
+    event = played("mtg-multiplayer", organiser)
+    reg = _small_pod_player(event)
+    found = player_receipt(event, reg)
+    assert found is not None and found.counted.before is not None
+    now, before = found.counted.receipt, found.counted.before
+    body = _page(client, event, reg, **{"Accept-Language": language})
+    shown = dict(CHANGE.findall(body))
+    assert set(shown) == {"mwp", "oamp", "omwp"}
+    for column in get_ruleset("mtg-multiplayer").columns:
+        delta = now.column(column.key).value - before.column(column.key).value
+        assert delta != 0, column.key  # the example moves every column
+        with translation.override(language):
+            assert shown[column.key] == f"{signed_change(column, delta)} {since}"
+    number = r"[+−]\d+[.,]\d\d"
+    assert re.fullmatch(rf"{number} {re.escape(pp)} {since}", shown["mwp"])
+    assert re.fullmatch(rf"{number} {re.escape(pp)} {since}", shown["omwp"])
+    assert re.fullmatch(rf"{number} {since}", shown["oamp"])  # match points: no unit mark
+    assert f"% {since}" not in body
+
+
+# --- live: the page follows the standings as the standings page does --------------------
+
+
+def _open_event(by) -> Event:
+    """A Pokémon event of 9 players and 4 Swiss rounds, two of them played and their
+    standings computed: still running."""
+    event = factories.event_with_players(9, by=by, ruleset="pokemon", swiss_rounds=4)
+    for n in (1, 2):
+        play_round(event, n, by)
+    standings_compute(event=event)
+    return event
+
+
+def test_the_receipt_pages_follow_the_public_notices_and_refresh_their_live_part(client, organiser):
+    event = _open_event(organiser)
+    reg = event.registrations.order_by("pk")[2]
+    for url in (
+        reverse("public:receipt", args=[event.slug, reg.pk]),
+        reverse("public:player_receipt", args=[event.slug, reg.report_token]),
+    ):
+        page = client.get(url).content.decode()
+        stream = reverse("public:live", args=[event.slug])
+        assert f'hx-ext="sse" sse-connect="{stream}?public=' in page  # as the standings page
+        found = re.search(r'<section id="live"[^>]*>', page)
+        assert found is not None
+        live = found[0]
+        assert f'hx-get="{url}"' in live and 'hx-trigger="sse:public"' in live
+        assert 'data-live-spread="sse:public"' in live  # a refresh reads the database
+        assert "This receipt updates itself when the standings change." in page
+        assert 'id="resistance"' in page and "After round 2" in page
+        part = client.get(url, headers={"HX-Request": "true"})
+        assert part.status_code == 200
+        fragment = part.content.decode()
+        assert fragment.lstrip().startswith('<section id="live"')
+        assert "After round 2" in fragment and "<html" not in fragment
+        assert 'id="resistance"' not in fragment
+    spanish = client.get(url, headers={"Accept-Language": "es"}).content.decode()
+    assert "Este recibo se actualiza solo cuando cambia la clasificación." in spanish
+
+
+def test_a_finished_events_receipt_no_longer_follows(client, organiser):
+    event = played("pokemon", organiser)
+    assert Event.objects.get(pk=event.pk).status == "finished"
+    body = _page(client, event, _bye_player(event))
+    assert "sse-connect" not in body and "hx-get" not in body
+    assert "updates itself" not in body and "After round 3" in body
+
+
+def test_new_standings_count_every_receipt_before_a_page_asks(
+    organiser, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    event = _open_event(organiser)
+    play_round(event, 3, organiser)
+    with django_capture_on_commit_callbacks(execute=True):  # the (eager) receipts task
+        standings_compute(event=event)
+    regs = list(event.registrations.all())
+    for reg in regs:
+        with django_assert_num_queries(1):  # the latest snapshot; the receipt is kept
+            kept = player_receipt_cached(event, reg)
+        assert kept == player_receipt(event, reg)
+        assert kept is not None and kept.counted.receipt.rounds == 3
+    assert receipts_warm(event.pk) == len(regs) == 9  # the task again: kept again
+    assert receipts_warm(0) == 0  # no such event

@@ -3,14 +3,17 @@
 event's reverse relations, so this module needs neither ``standings`` nor ``pairings``.
 
 Wording rules: a proven verdict reads "in" / "out"; an estimate is a whole percentage,
-never 100 % or 0 % ("over 99 %", "under 1 %"); how often a final record made the cut is
-a natural frequency out of 20 simulated endings ("18 of 20"), never "20 of 20" or "0 of
-20" unless proven. No query except where a function says so.
+never 100 % or 0 % ("over 99 %", "under 1 %"; :func:`percent` is the one place they are
+worded); what the next round changes is said only where the figure, as shown, moves the
+way the result would move it (:func:`_next_round`); how often a final record made the cut
+is a natural frequency out of 20 simulated endings ("18 of 20"), never "20 of 20" or "0
+of 20" unless proven. No query except where a function says so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db.models import Subquery
@@ -27,15 +30,34 @@ TOP_CUT, DAY2 = "top-cut", "day2"
 ENDINGS = 20
 
 
+#: :func:`percent_level` of a share shown "under 1 %" / "over 99 %".
+UNDER_1, OVER_99 = 0, 100
+
+
+def percent_level(share: float) -> int:
+    """The whole percentage an estimated share 0–1 is shown as: 1–99, the nearest whole
+    percentage (half up, from the share as stored: 0.005 is 0.5 %, never a binary
+    0.4999…); :data:`UNDER_1` below 1 % and :data:`OVER_99` above 99 %, so an estimate
+    never reads 0 % or 100 %. Never decreases as the share grows: two figures compare as
+    the page shows them. 0.637 → 64, 0.99 → 99, 0.9901 → 100, 0.0099 → 0."""
+    value = Decimal(str(share)) * 100
+    if value < 1:
+        return UNDER_1
+    if value > 99:
+        return OVER_99
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
 def percent(share: float) -> str:
-    """An estimated share 0–1 as a whole percentage, never 100 % or 0 %:
-    0.637 → ``"64 %"``, 0.998 → ``"over 99 %"``, 0.001 → ``"under 1 %"``."""
-    value = share * 100
-    if value >= 99.5:
+    """An estimated share 0–1 as the pages show it (:func:`percent_level`):
+    0.637 → ``"64 %"``, 0.995 → ``"over 99 %"``, 0.005 → ``"under 1 %"``. The one place
+    the outlook's percentages are worded (the standings cells, the player's sentences)."""
+    level = percent_level(share)
+    if level == OVER_99:
         return _("over 99 %")
-    if value < 0.5:
+    if level == UNDER_1:
         return _("under 1 %")
-    return _("%(percent)s %%") % {"percent": round(value)}
+    return _("%(percent)s %%") % {"percent": level}
 
 
 def endings(share: float) -> str:
@@ -96,27 +118,31 @@ def chance_view(kind: str, chance: dict[str, Any]) -> ChanceView:
 
 
 def _next_round(chance: dict[str, Any], label: str, text: str) -> str:
-    """The sentence of an open chance, with what the next round changes."""
+    """The sentence of an open chance, with what the next round changes: "certain" when a
+    win proves it; else a win's figure only where it reads higher than the chance now,
+    and a loss's only where it reads lower (as :func:`percent_level` shows them). The
+    conditional figures come from fewer simulated endings and carry their noise: one that
+    reads the same as the chance, or the wrong way, tells nothing, so its clause is left
+    out rather than clamped (docs/decisions.md, cut-line outlook)."""
+    values = {"cut": label, "chance": text}
     if chance.get("if_win_verdict") == IN:
-        return _("%(cut)s: %(chance)s — a win next round makes it certain.") % {
-            "cut": label,
-            "chance": text,
-        }
-    if chance.get("if_win") is None:
-        return _("%(cut)s: %(chance)s.") % {"cut": label, "chance": text}
-    win = percent(float(chance["if_win"]))
-    if chance.get("if_loss") is None:
-        return _("%(cut)s: %(chance)s — a win next round makes it %(win)s.") % {
-            "cut": label,
-            "chance": text,
-            "win": win,
-        }
-    return _("%(cut)s: %(chance)s — a win next round makes it %(win)s, a loss %(loss)s.") % {
-        "cut": label,
-        "chance": text,
-        "win": win,
-        "loss": percent(float(chance["if_loss"])),
-    }
+        return _("%(cut)s: %(chance)s — a win next round makes it certain.") % values
+    now = percent_level(float(chance.get("share", 0)))
+    win, loss = chance.get("if_win"), chance.get("if_loss")
+    if win is not None and percent_level(float(win)) > now:
+        values["win"] = percent(float(win))
+    if loss is not None and percent_level(float(loss)) < now:
+        values["loss"] = percent(float(loss))
+    helps, hurts = "win" in values, "loss" in values
+    if helps and hurts:
+        return (
+            _("%(cut)s: %(chance)s — a win next round makes it %(win)s, a loss %(loss)s.") % values
+        )
+    if helps:
+        return _("%(cut)s: %(chance)s — a win next round makes it %(win)s.") % values
+    if hurts:
+        return _("%(cut)s: %(chance)s — a loss next round makes it %(loss)s.") % values
+    return _("%(cut)s: %(chance)s.") % values
 
 
 @dataclass(frozen=True)
