@@ -31,12 +31,33 @@ class FixedSeatForm(forms.Form):
         return data
 
 
-class FeatureForm(forms.Form):
-    """The match to feature (its id, from the round page's list) and the feature table's name."""
+#: The refusal of a feature posted without its table (the list's ``required`` is the
+#: browser's only).
+CHOOSE_TABLE = _("Choose the table to feature.")
 
-    match = forms.IntegerField(min_value=1, label=_("Match"))
+
+class FeatureForm(forms.Form):
+    """The match to feature (its id, from the round page's list) and the feature table's
+    name. Each missing part is refused with its own message (the page's ``required`` is
+    the browser's; a post without it must still be told what is missing)."""
+
+    match = forms.IntegerField(
+        min_value=1,
+        label=_("Match"),
+        error_messages={
+            "required": CHOOSE_TABLE,
+            "invalid": CHOOSE_TABLE,
+            "min_value": CHOOSE_TABLE,
+        },
+    )
     feature_table = forms.CharField(
-        max_length=FEATURE_MAX, label=_("Feature table"), initial="", strip=True
+        max_length=FEATURE_MAX,
+        label=_("Feature table"),
+        initial="",
+        strip=True,
+        error_messages={
+            "required": _("Give the name of the feature table, for example “Stream”."),
+        },
     )
 
 

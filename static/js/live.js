@@ -16,7 +16,9 @@
      proxy; or three failed connections), and tries push again every minute;
    - stops for good at "finished" (the event is over).
    A refresh caused by a notice waits while the person is typing in the part it would
-   replace (a slip, a search) and runs when they leave it; one that needs the database
+   replace (a slip, a search) and runs when they leave it, or when they press "Show now"
+   on the note that says updates are waiting (what they typed is kept, or shown to them
+   if its form went away with the update); one that needs the database
    (data-live-spread) is spread over the few seconds the server asks for, so a few
    thousand phones do not ask in the same instant. */
 (function () {
@@ -195,11 +197,9 @@
   var waiting = new Map();  // element → the notice it waits to act on ({type, detail})
   var spreading = new Set();  // elements whose spread moment has not come yet
   function busy(elt) {
-    var active = document.activeElement;
     if (elt.querySelector(".htmx-request")) return true;  // a slip on its way: its answer first
     if (Date.now() < Number(elt.dataset.liveHold || 0)) return true;  // its answer is showing
-    return active && active !== document.body && elt.contains(active) &&
-      active.matches("input, select, textarea");
+    return typingIn(elt);
   }
   // A form filled in but not sent keeps what was entered through a refresh: its fields'
   // values are noted before the swap and put back into the same form (by its address)
@@ -211,18 +211,33 @@
       Array.prototype.forEach.call(form.elements, function (field) {
         if (!field.name) return;
         fields.push({ name: field.name, value: field.value, checked: field.checked,
-                      choice: field.type === "checkbox" || field.type === "radio" });
+                      choice: field.type === "checkbox" || field.type === "radio",
+                      typed: typed(field), label: labelOf(field) });
       });
       saved.push({ action: form.getAttribute("action"), fields: fields });
     });
     return saved;
   }
+  // Text someone typed into a field (not a choice, not the value the page came with).
+  function typed(field) {
+    return field.matches("textarea, input:not([type=hidden], [type=checkbox], [type=radio])") &&
+      field.value.trim() !== "" && field.value !== field.defaultValue;
+  }
+  function labelOf(field) {
+    var label = field.labels && field.labels[0];
+    return label ? label.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  // Returns the fields typed into forms that are gone (to show them to the person).
   function restore(root, saved) {
+    var lost = [];
     saved.forEach(function (entry) {
       var form = Array.prototype.find.call(root.querySelectorAll("form"), function (f) {
         return f.getAttribute("action") === entry.action;
       });
-      if (!form) return;  // gone with the change (the round ended): nothing to keep
+      if (!form) {  // gone with the change (the call was claimed, the round ended)
+        entry.fields.forEach(function (kept) { if (kept.typed) lost.push(kept); });
+        return;
+      }
       form.setAttribute("data-live-dirty", "");
       entry.fields.forEach(function (kept) {
         Array.prototype.forEach.call(form.elements, function (field) {
@@ -235,6 +250,7 @@
         });
       });
     });
+    return lost;
   }
   var keeping = new Map();  // refreshing element → the entries to put back
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -249,7 +265,8 @@
     if (!saved) return;
     keeping.delete(target);
     var root = document.body.contains(target) ? target : document;
-    restore(root, saved);
+    var lost = restore(root, saved);
+    if (lost.length) warnLost(lost);
   });
   // A form being filled in on a live page is marked, so its entries survive a refresh.
   function dirty(event) {
@@ -310,6 +327,7 @@
     if (busy(elt)) {
       event.preventDefault();
       waiting.set(elt, { type: cause.type, detail: cause.detail });
+      tellHeld();
       return;
     }
     var spreadOn = elt.getAttribute("data-live-spread");  // the notices to spread, or all
@@ -335,17 +353,113 @@
     if (event.detail.elt.hasAttribute("data-live-page")) delete event.detail.headers["HX-Request"];
   });
 
-  function go(elt) {
+  // ``now``: "Show now" was pressed, so whatever is being typed does not hold it.
+  function go(elt, now) {
     var notice = waiting.get(elt);
     if (!notice || spreading.has(elt)) return;
     waiting.delete(elt);
     if (!document.body.contains(elt)) return;
-    if (busy(elt)) { waiting.set(elt, notice); return; }
+    if (!now && busy(elt)) { waiting.set(elt, notice); tellHeld(); return; }
     elt.dataset.liveGo = "1";
     htmx.trigger(elt, notice.type, notice.detail);
   }
   // A snapshot: go() may put an element back (still busy), which a live forEach would
   // visit again, for ever.
-  function flush() { Array.from(waiting.keys()).forEach(go); }
+  function flush() {
+    Array.from(waiting.keys()).forEach(function (elt) { go(elt); });
+    tellHeld();
+  }
   document.addEventListener("focusout", function () { setTimeout(flush, 0); });
+  document.addEventListener("focusin", tellHeld);
+  document.addEventListener("htmx:afterSettle", tellHeld);
+
+  // --- saying so: updates held while someone types, and typed text a refresh took away ---
+  // The texts come translated with the page (data-live-texts on its live root).
+  function texts() {
+    var root = document.querySelector("[data-live-texts]");
+    try { return root ? JSON.parse(root.getAttribute("data-live-texts")) : null; } catch (e) { return null; }
+  }
+  function typingIn(elt) {
+    var active = document.activeElement;
+    return active && active !== document.body && elt.contains(active) &&
+      active.matches("input, select, textarea");
+  }
+  // The note (role=status) sits right after the form being filled in, where the eyes
+  // are, with "Show now"; it goes once nothing waits for the typing any more.
+  var held = null;
+  function tellHeld() {
+    var elts = Array.from(waiting.keys()).filter(function (elt) {
+      return !spreading.has(elt) && document.body.contains(elt) && typingIn(elt);
+    });
+    var words = elts.length && texts();
+    if (!words) {
+      // not while the note holds the focus ("Show now" pressed): the refresh replaces it
+      if (held && !held.contains(document.activeElement)) { held.remove(); held = null; }
+      return;
+    }
+    var active = document.activeElement;
+    var anchor = active.form || active;
+    if (held && document.body.contains(held) && held.previousElementSibling === anchor) return;
+    if (held) held.remove();
+    held = document.createElement("div");
+    held.className = "live-held";
+    held.setAttribute("role", "status");
+    held.setAttribute("data-offline-ui", "");  // never part of the page's saved copy
+    anchor.after(held);
+    var note = held;
+    // Filled once it is in the page, so a screen reader hears it as a change.
+    setTimeout(function () {
+      if (note !== held) return;
+      var text = document.createElement("span");
+      text.textContent = words.held;
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "small";
+      button.setAttribute("data-live-show", "");
+      button.textContent = words.show;
+      note.replaceChildren(text, " ", button);
+    }, 50);
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("[data-live-show]")) return;
+    Array.from(waiting.keys()).forEach(function (elt) { go(elt, true); });
+  });
+  // A refresh that took away a form holding what someone typed (another judge claimed
+  // the call): the warning above the page, with what they typed, until dismissed (a
+  // second one adds to the list of the first).
+  function warnLost(fields) {
+    var words = texts();
+    var main = document.querySelector("main");
+    if (!words || !main) return;
+    var box = document.getElementById("live-lost");
+    var list = box && box.querySelector("ul");
+    if (!list) {
+      box = document.createElement("div");
+      box.id = "live-lost";
+      box.className = "message message-error live-lost";
+      box.setAttribute("role", "alert");
+      box.setAttribute("data-offline-ui", "");
+      var intro = document.createElement("p");
+      intro.textContent = words.lost;
+      list = document.createElement("ul");
+      var dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "small";
+      dismiss.textContent = words.dismiss;
+      dismiss.addEventListener("click", function () { box.remove(); });
+      box.replaceChildren(intro, list, dismiss);
+      main.parentNode.insertBefore(box, main);
+    }
+    fields.forEach(function (field) {
+      var item = document.createElement("li");
+      if (field.label) {
+        var label = document.createElement("strong");
+        label.textContent = field.label + ": ";
+        item.appendChild(label);
+      }
+      item.appendChild(document.createTextNode(field.value));
+      list.appendChild(item);
+    });
+    box.scrollIntoView({ block: "nearest" });
+  }
 })();

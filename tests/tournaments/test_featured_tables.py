@@ -210,3 +210,87 @@ def test_a_featured_match_is_marked_by_name_printed_on_its_slip_on_the_projector
         listed = html[html.index('class="marked-tables"') :]
         listed = listed[: listed.index("</ul>")]
         assert re.findall(r'data-table="(\d+)"', listed) == ["3"] and mark in listed
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"feature_table": ""}, "Give the name of the feature table, for example “Stream”."),
+        ({"feature_table": "   "}, "Give the name of the feature table, for example “Stream”."),
+        ({}, "Give the name of the feature table, for example “Stream”."),
+        ({"match": "", "feature_table": "Stream"}, "Choose the table to feature."),
+    ],
+)
+def test_a_feature_posted_without_its_name_or_table_is_refused_clearly_and_changes_nothing(
+    client, published, organiser, data, message
+):
+    """The page's ``required`` is the browser's only: a post without it (no JavaScript,
+    an old browser) is told what is missing, and neither match nor audit trail changes."""
+    ev, rnd, _ = published
+    match_feature(match=table(rnd, 1), feature_table="Stream", by=organiser)
+    client.force_login(organiser)
+    url = reverse("staff:match_feature", args=[ev.slug, rnd.pk])
+    for match in (table(rnd, 1), table(rnd, 3)):  # renaming a featured one, featuring another
+        answer = client.post(url, {"match": match.pk, **data}, follow=True)
+        assert answer.redirect_chain == [(reverse("staff:round", args=[ev.slug, rnd.pk]), 302)]
+        shown = [str(m) for m in answer.context["messages"]]
+        assert shown == [message]
+    assert [(m.table, m.feature_table) for m in rnd.matches.order_by("table")] == [
+        (1, "Stream"),
+        (2, ""),
+        (3, ""),
+        (4, ""),
+    ]
+    assert AuditEvent.objects.filter(event=ev, action="match.feature").count() == 1
+
+
+def test_the_refusal_of_a_feature_without_its_name_is_in_spanish(client, published, organiser):
+    ev, rnd, _ = published
+    client.force_login(organiser)
+    url = reverse("staff:match_feature", args=[ev.slug, rnd.pk])
+    answer = client.post(
+        url, {"match": table(rnd, 2).pk}, follow=True, headers={"accept-language": "es"}
+    )
+    assert [str(m) for m in answer.context["messages"]] == [
+        "Indica el nombre de la mesa destacada, por ejemplo “Retransmisión”."
+    ]
+    assert table(rnd, 2).feature_table == ""
+
+
+MY_FEATURE = {
+    "en": ("Your match is featured: Stream.", "Ask not to be featured"),
+    "es": ("Tu partida está destacada: Stream.", "Pedir que no me destaquen"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_featured_player_is_told_at_their_table_with_the_way_to_opt_out(
+    client, published, organiser, language
+):
+    """The player's own table at the top of their page (as their page shows it, fetches
+    it and their stream pushes it: ``my_table_html``) says the match is featured and
+    leads to the opt-out (``#feature-choice``, which the page has); their opponent's
+    too, and nobody else's."""
+    ev, rnd, regs = published
+    match_feature(match=table(rnd, 2), feature_table="Stream", by=organiser)  # 003 v 004
+    said, link = MY_FEATURE[language]
+    headers = {"accept-language": language}
+    for reg in regs:
+        page = client.get(
+            reverse("public:player", args=[ev.slug, reg.report_token]), headers=headers
+        ).content.decode()
+        box = page[
+            page.index('id="my-table"') : page.index("</section>", page.index('id="my-table"'))
+        ]
+        fetched = client.get(
+            reverse("public:player_table", args=[ev.slug, reg.report_token]), headers=headers
+        ).content.decode()
+        if reg in regs[2:4]:
+            mark = (
+                f'<span class="my-feature" data-feature-table="Stream"><strong>{said}</strong>'
+                f' <a href="#feature-choice">{link}</a></span>'
+            )
+            assert mark in box and mark in fetched, reg
+            assert 'id="feature-choice"' in page  # where the link leads: the opt-out
+        else:
+            assert "my-feature" not in box and "my-feature" not in fetched, reg

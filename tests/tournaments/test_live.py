@@ -4,8 +4,10 @@ process learns of it, and an open stream tells its page."""
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import queue
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -242,6 +244,33 @@ def test_pages_carry_their_stream_with_the_versions_they_show(client, event8, or
     dashboard = client.get(reverse("staff:dashboard", args=[event8.slug])).content.decode()
     assert f'sse-connect="/e/{event8.slug}/staff/live/?staff=' in dashboard
     assert 'hx-trigger="sse:staff"' in dashboard and "data-live-page" in dashboard
+
+
+@pytest.mark.parametrize(
+    ("language", "held", "show"),
+    [
+        ("en", "New updates: they appear when you finish typing.", "Show now"),
+        ("es", "Hay novedades: aparecerán cuando termines de escribir.", "Mostrar ahora"),
+    ],
+)
+def test_live_pages_carry_what_live_js_says_while_updates_wait_in_their_language(
+    client, event8, organiser, language, held, show
+):
+    """``data-live-texts`` on the live root: the note of a refresh held while someone
+    types, its button, and the warning of a form an update took away."""
+    reg = event8.registrations.first()
+    client.force_login(organiser)
+    headers = {"accept-language": language}
+    for url in (
+        reverse("staff:floor", args=[event8.slug]),
+        reverse("public:player", args=[event8.slug, reg.report_token]),
+    ):
+        page = client.get(url, headers=headers).content.decode()
+        found = re.search(r'<main [^\n]*? data-live-texts="([^"]*)"', page)
+        assert found is not None and page.count("data-live-texts=") == 1, url
+        texts = json.loads(html.unescape(found[1]))
+        assert (texts["held"], texts["show"]) == (held, show)
+        assert set(texts) == {"held", "show", "lost", "dismiss"}
 
 
 def test_no_page_carries_an_htmx_filter_the_csp_forbids(client, event8):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import urlencode
@@ -135,7 +136,9 @@ def live_source(
     refreshes itself on every staff notice, fetched as a plain page (``data-live-page``),
     morphed into place (idiomorph) and not inherited by the forms inside it; not on the
     answer to a posted form (a paste's preview), which a GET of its address would not
-    give back (a 405 found on the organiser's day). 1 query."""
+    give back (a 405 found on the organiser's day). ``data-live-texts``: what
+    ``live.js`` says, in the visitor's language, when it holds a refresh while someone
+    types (``_live_texts``). 1 query."""
     if staff:
         url = reverse("staff:live", args=[event.slug])
         topics = [live.STAFF, live.CLOCK]
@@ -157,18 +160,37 @@ def live_source(
         page = ""  # the answer to a form (a preview, errors): never refetched by GET
     if not page:
         return format_html(
-            ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live',
+            ' hx-ext="sse" sse-connect="{}?{}" sse-close="finished" data-live data-live-texts="{}"',
             url,
             urlencode(query),
+            _live_texts(),
         )
     # idiomorph's morph keeps every element that did not change: a button under the
     # scorekeeper's finger stays the same button, an open <details> stays open.
     return format_html(
         ' hx-ext="sse, morph" sse-connect="{}?{}" data-live hx-get="{}" hx-trigger="sse:staff"'
-        ' hx-select="main > *" hx-swap="morph:innerHTML" hx-disinherit="*" data-live-page',
+        ' hx-select="main > *" hx-swap="morph:innerHTML" hx-disinherit="*" data-live-page'
+        ' data-live-texts="{}"',
         url,
         urlencode(query),
         page,
+        _live_texts(),
+    )
+
+
+def _live_texts() -> str:
+    """The texts ``static/js/live.js`` shows, as JSON: ``held`` and ``show`` (a refresh
+    waits while someone types in what it would replace: the note and its button that
+    applies it now), ``lost`` and ``dismiss`` (a refresh took away a form that held what
+    someone typed: the warning, followed by what they typed, and its button)."""
+    return json.dumps(
+        {
+            "held": _("New updates: they appear when you finish typing."),
+            "show": _("Show now"),
+            "lost": _("This update removed the form you were filling in. What you typed:"),
+            "dismiss": _("Dismiss"),
+        },
+        ensure_ascii=False,
     )
 
 

@@ -208,10 +208,11 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
     the event's public pages change, the player's stream brings this HTML itself (``seat``,
     ``live.seats``: read for every open player page at once from the prebuilt seats), or
     asks the page to fetch it (``seatfetch``, here: no query on a hit), so every phone
-    shows a new round at once."""
+    shows a new round at once. A featured match says so, with a link to the page's
+    choice whether to be featured (``#feature-choice``)."""
     lines = format_html_join(
         "",
-        '<li><span class="where">{}</span>{}<small class="round-label">{}</small></li>',
+        '<li><span class="where">{}</span>{}<small class="round-label">{}</small>{}</li>',
         (
             (
                 format_html(_("Table <strong>{}</strong>"), e.table) if e.table else e.note,
@@ -222,6 +223,7 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
                 if e.opponent
                 else "",
                 f" {e.round_label}",
+                _my_feature(e.feature_table),
             )
             for e in entries
         ),
@@ -236,6 +238,19 @@ def my_table_html(entries: list[NameEntry], url: str) -> str:
         'hx-trigger="sse:seatfetch" sse-swap="seat" hx-swap="outerHTML">{}</section>',
         url,
         inner,
+    )
+
+
+def _my_feature(feature_table: str) -> str:
+    """ "Your match is featured: Stream." and the way to the opt-out, or "" (not featured)."""
+    if not feature_table:
+        return ""
+    return format_html(
+        ' <span class="my-feature" data-feature-table="{}"><strong>{}</strong>'
+        ' <a href="#feature-choice">{}</a></span>',
+        feature_table,
+        _("Your match is featured: %(name)s.") % {"name": feature_table},
+        _("Ask not to be featured"),
     )
 
 

@@ -35,6 +35,12 @@ def _ages(event: Event) -> bool:
     return event.rules.features.age_divisions
 
 
+# The player's page holds the drop and the disqualify forms, each with a ``reason``: their
+# fields get ids of their own (the posted names stay), so each label names its own field.
+DROP_IDS = "drop_%s"
+DISQUALIFY_IDS = "disqualify_%s"
+
+
 def _player_page(
     request: HttpRequest,
     event: Event,
@@ -49,8 +55,8 @@ def _player_page(
         "event": event,
         "reg": reg,
         "edit_form": edit or PlayerEditForm.for_player(reg.player, ages=_ages(event)),
-        "disqualify_form": disqualify or DisqualifyForm(),
-        "drop_form": DropForm(),
+        "disqualify_form": disqualify or DisqualifyForm(auto_id=DISQUALIFY_IDS),
+        "drop_form": DropForm(auto_id=DROP_IDS),
         "history": [_change(a) for a in history.order_by("-at", "-id")[:20]],
         # the player's penalties, an infraction noted twice flagged
         "penalties": PenaltyNote.objects.filter(event=event, registration=reg).select_related("by"),
@@ -120,7 +126,7 @@ def player_disqualify(
         messages.error(request, gettext("Choose the player to disqualify."))
         return redirect("staff:penalties", event.slug)
     reg = _registration(event, int(raw))
-    form = DisqualifyForm(request.POST)
+    form = DisqualifyForm(request.POST, auto_id=DISQUALIFY_IDS)
     if form.is_valid():
         try:
             services.registration_disqualify(

@@ -72,12 +72,14 @@ def fixed_seat(request: HttpRequest, event: Event, registration_id: int) -> Http
 @event_operator_required
 def feature(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
     """Feature a match of the round at a feature table (``services.featured``); refused,
-    with the reason, when one of its players opted out."""
+    with the reason, when one of its players opted out. A post without the table or the
+    name (no ``required`` in an old browser, or no browser) is told which is missing and
+    changes nothing."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
     form = FeatureForm(request.POST)
     back = redirect("staff:round", event.slug, rnd.pk)
     if not form.is_valid():
-        messages.error(request, gettext("Choose a table and give the feature table's name."))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return back
     match = get_object_or_404(Match, pk=form.cleaned_data["match"], round=rnd)
     try:
