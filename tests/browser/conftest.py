@@ -13,7 +13,7 @@ from playwright.sync_api import expect, sync_playwright
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 # Generous waits: the suite may share the machine with other test runs.
-expect.set_options(timeout=10_000)
+expect.set_options(timeout=20_000)  # a passing check waits no longer for it
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
