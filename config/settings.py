@@ -150,6 +150,10 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Without a worker (eager tasks), the follow-ups of new standings (the cut-line outlook,
+# the receipts counted ahead) run on one thread of the process instead of inside the
+# request that completed the round (tournaments.follow_ups). Ignored with a worker.
+DEFER_FOLLOW_UPS = env.bool("DEFER_FOLLOW_UPS", default=True)
 CELERY_TASK_ACKS_LATE = True
 # A task whose worker process dies goes back to the queue; the BackgroundRun row, not the
 # message, decides whether it still runs (tournaments.services.runs.run_claim).

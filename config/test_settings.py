@@ -13,6 +13,9 @@ from .settings import REDIS_URL  # noqa: E402
 # Tasks run in-process during tests so a test sees their effect at commit time; the broker
 # is never contacted. The cache stays on the real Redis server.
 CELERY_TASK_ALWAYS_EAGER = True
+# A test reads the outlook right after the standings it follows (tournaments.follow_ups
+# has its own tests with the thread on).
+DEFER_FOLLOW_UPS = False
 CELERY_BROKER_URL = "memory://"
 CACHES = {
     "default": {

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext_noop
 
 from rulesets import get_ruleset
+from tournaments import follow_ups
 from tournaments.actors import Actor
 from tournaments.groups import age_order, cut_group_of, swiss_group
 from tournaments.models import (
@@ -201,6 +202,12 @@ def receipts_send(event_id: int) -> None:
 
 
 def _send(task: str, record_id: int) -> None:
+    """Send a follow-up of the standings: to the worker, or without one to this process's
+    follow-up thread (``tournaments.follow_ups``), so the request that completed the round
+    does not wait for the outlook's simulation."""
+    if follow_ups.deferred():
+        follow_ups.send(task, record_id)
+        return
     try:
         current_app.tasks[task].delay(record_id)
     except BROKER_ERRORS as e:
