@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
@@ -324,6 +325,13 @@ class DropForm(forms.Form):
     reason = forms.CharField(max_length=200, required=False, label=_("Reason"))
 
 
+class StaffDropForm(DropForm):
+    """Staff drop a player: an optional reason and the ticked confirmation, as the
+    player's own drop on their phone (``PlayerDropForm``)."""
+
+    confirm = forms.BooleanField(label=_("Yes, drop this player"))
+
+
 RESULT_CHOICES = [
     ("p1", _("Player 1 wins")),
     ("p2", _("Player 2 wins")),
@@ -642,22 +650,44 @@ class PlayersSheetForm(forms.Form):
         if upload:
             if self.max_bytes and upload.size > self.max_bytes:
                 raise forms.ValidationError(
-                    f"The file is {upload.size / 2**20:.1f} MB; at most "
-                    f"{self.max_bytes // 2**20} MB."
+                    _("The file is %(size)s MB; at most %(most)s MB.")
+                    % {"size": f"{upload.size / 2**20:.1f}", "most": self.max_bytes // 2**20}
                 )
             data["text"] = decode_sheet(upload.read())
         else:
             data["text"] = data.get("lines") or ""
         if not data["text"].strip():
-            raise forms.ValidationError("Paste the players or choose a file.")
+            raise forms.ValidationError(_("Paste the players or choose a file."))
         return data
+
+
+#: Above this share of unassigned or private-use characters, a file that says it is UTF-16
+#: (its first two bytes) is not text: random bytes after a UTF-16 mark decode "cleanly"
+#: into a line of unrelated scripts. A name with one character newer than Python's Unicode
+#: tables stays far below it.
+NOT_TEXT_SHARE = 0.01
 
 
 def decode_sheet(content: bytes) -> str:
     """An uploaded sheet's text: UTF-8 (with or without BOM), UTF-16 with BOM, else
-    Windows-1252 (what older spreadsheet programs export)."""
+    Windows-1252 (what older spreadsheet programs export). Raises ValidationError, the
+    message saying the file is not a text spreadsheet, for a UTF-16 mark followed by
+    something that is not UTF-16 text (an odd length, a lone surrogate, more than
+    :data:`NOT_TEXT_SHARE` unassigned or private-use characters)."""
     if content.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return content.decode("utf-16")
+        try:
+            text = content.decode("utf-16")
+        except UnicodeDecodeError:
+            text = ""
+        odd = sum(unicodedata.category(c) in ("Cn", "Co") for c in text)
+        if not text or odd > NOT_TEXT_SHARE * len(text):
+            raise forms.ValidationError(
+                _(
+                    "This file is not a text spreadsheet: save it as CSV (comma-separated) or "
+                    "as Unicode text from the spreadsheet program, or paste the players."
+                )
+            )
+        return text
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError:

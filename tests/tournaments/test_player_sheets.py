@@ -209,6 +209,25 @@ def test_an_uploaded_semicolon_file_is_previewed_then_confirmed(staff_client, ev
     ]
 
 
+def test_a_utf16_sheet_is_read_and_junk_behind_a_utf16_mark_is_refused(staff_client, event):
+    url = reverse("staff:players_import", args=[event.slug])
+    sheet = "Name\tID\n山田 太郎\t21\nJosé Pérez\t22\n".encode("utf-16")
+    body = staff_client.post(url, {"file": SimpleUploadedFile("p.txt", sheet)}).content.decode()
+    assert "山田 太郎" in body and "José Pérez" in body and "Add these 2 players" in body
+    # An ASCII file behind a UTF-16 mark: it decodes to "最牡慢敧ĀⰬਬ產瑮牥業慮整Ɽ਱".
+    junk = b'\xff\xfe\x00garbage\x00\x01,,,\n"unterminated,1\n'
+    for content in (junk, b"\xff\xfe\x00\xd8A\x00", b"\xff\xfeA"):  # lone surrogate, odd
+        upload = SimpleUploadedFile("players.csv", content, content_type="text/csv")
+        answer = staff_client.post(url, {"file": upload}).content.decode()
+        assert "This file is not a text spreadsheet" in answer
+        assert "Add this player" not in answer
+    spanish = staff_client.post(
+        url, {"file": SimpleUploadedFile("j.csv", junk)}, HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "Este archivo no es una hoja de cálculo de texto" in spanish
+    assert not event.registrations.exists()
+
+
 def test_duplicates_are_confirmed_on_the_page(staff_client, event):
     url = reverse("staff:players_import", args=[event.slug])
     body = staff_client.post(url, {"lines": MIXED}).content.decode()
