@@ -483,3 +483,15 @@ def test_a_repeated_infraction_is_flagged_on_the_board_and_the_players_pages(cli
     client.force_login(organiser)
     page = client.get(reverse("staff:player", args=[ev.slug, regs[1].pk])).content.decode()
     assert "Repeated infraction: Slow Play ×2" in page and "Marked Cards" in page
+
+
+def test_the_penalty_forms_round_is_the_round_being_played(client, organiser):
+    event = factories.event_with_players(8, by=organiser, swiss_rounds=3, top_cut_size=0)
+    client.force_login(organiser)
+    url = reverse("staff:penalties", args=[event.slug])
+    assert 'name="round_number" min="1" id="id_round_number"' in client.get(url).content.decode()
+    rnd = factories.round_in_order(event, by=organiser)  # round 1, started
+    page = client.get(url).content.decode()
+    assert f'name="round_number" value="{rnd.number}"' in page
+    asked = client.get(url + "?round_number=7").content.decode()  # the floor board's link wins
+    assert 'name="round_number" value="7"' in asked

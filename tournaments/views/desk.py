@@ -190,13 +190,28 @@ def result_correct(request: HttpRequest, event: Event, match_id: int) -> HttpRes
     return redirect(f"{url}#match-{match.pk}")
 
 
+def _round_being_played(event: Event) -> int | None:
+    """The number of the round the hall is playing: the highest started round, else the
+    highest published one; None before any."""
+    for status in (RoundStatus.STARTED, RoundStatus.PUBLISHED):
+        rounds = Round.objects.filter(event=event, status=status)
+        if (
+            number := rounds.order_by("-number").values_list("number", flat=True).first()
+        ) is not None:
+            return int(number)
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 @event_staff_required("correct")
 def penalties(request: HttpRequest, event: Event) -> HttpResponse:
     """Penalty notes of the event, newest first, and the form to add one (its player and
     round may come in the query string: the floor board's "Note a penalty"); notes of
-    an infraction the player repeated are flagged."""
+    an infraction the player repeated are flagged. The round defaults to the round being
+    played (the highest started round's number), else the highest published one."""
     asked = {k: request.GET[k] for k in ("registration", "round_number") if k in request.GET}
+    if "round_number" not in asked and (playing := _round_being_played(event)) is not None:
+        asked["round_number"] = str(playing)
     form = PenaltyForm(request.POST or None, event=event, initial=asked)
     if request.method == "POST" and form.is_valid():
         try:
