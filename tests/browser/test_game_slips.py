@@ -75,3 +75,28 @@ def test_M_MATCH_1_scorekeeper_on_a_phone_enters_2_1_and_an_intentional_draw_the
 
     assert db_state(rnd) == before
     assert AuditEvent.objects.count() == audit_rows
+
+
+@pytest.mark.django_db(transaction=True)
+def test_M_MATCH_1_a_players_best_of_3_report_fits_a_phone_legend_above_scores_two_by_two(
+    live_server, phone
+):
+    ev, rnd, regs, _ = bo3_round(players=4)
+    second = regs[1]  # the second seat of table 1: "You" is on the right of the table
+    phone.goto(f"{live_server.url}/e/{ev.slug}/p/{second.report_token}/")
+    form = phone.locator("form.player-slip")
+    legend = form.locator(".games-legend").bounding_box()
+    buttons = form.locator(".quick button")
+    expect(buttons).to_have_count(6)
+    boxes = buttons.evaluate_all(
+        "bs => bs.map(b => { const r = b.getBoundingClientRect();"
+        " return [Math.round(r.left), Math.round(r.top), Math.round(r.width)]; })"
+    )
+    assert legend is not None and legend["y"] + legend["height"] <= min(b[1] for b in boxes)
+    assert len({b[0] for b in boxes}) == 2, boxes  # two columns
+    widths = [b[2] for b in boxes]
+    assert max(widths) - min(widths) <= 1 and min(widths) > 150, widths  # equal, wide
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    buttons.filter(has_text="2-1").first.tap()
+    expect(phone.locator("#report")).to_contain_text("Waiting for your opponent")
+    assert Match.objects.get(round=rnd, table=1).outcome == Outcome.PENDING
