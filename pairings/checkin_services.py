@@ -97,6 +97,17 @@ def active_counts(event: Event) -> dict[str, int]:
     return dict(Counter(code for code, _ in rows))
 
 
+def proposed_rounds(event: Event) -> int | None:
+    """The Swiss rounds closing check-in proposes (S-2, S-3): those the organiser
+    announced (``Event.swiss_rounds``: chosen on the New-event page, then what the last
+    close set) for an event of one division; None when none were announced (0) or the
+    event has several divisions, whose pairing groups each read the round table with
+    the players present (P-AGE-4): then the table's (:func:`age_plan`). 1 query."""
+    if not event.swiss_rounds or event.divisions.count() != 1:
+        return None
+    return event.swiss_rounds
+
+
 def _recommend(event: Event, players: int) -> Recommendation:
     """The event's round table read for ``players`` (at its first row for fewer): P-RT-2
     for a two-day event of a ruleset with Day 2, the 2009 Swiss table for a Swiss-only

@@ -20,7 +20,7 @@ from standings.engine.placement import top_cut_places
 from standings.engine.receipts import Receipt
 from standings.engine.types import Entrant, MatchRecord
 
-from .decklists import DeckRules
+from .decklists import DeckExample, DeckRules
 from .i18n import Text, gettext_noop, text
 from .penalties import Infraction
 from .tables import Recommendation, RoundTable, get_table, recommend
@@ -258,7 +258,9 @@ class Ruleset:
     decklist: the game's deck-construction rules (:class:`rulesets.decklists.DeckRules`:
     deck and sideboard sizes, copies of a name, exempt names, when lists are collected
     by default); None: any readable list (``decklists.ANY_DECK``), not collected unless
-    the organiser turns lists on.
+    the organiser turns lists on. deck_example: how the game's lists are written (a card
+    line, its set codes: :class:`rulesets.decklists.DeckExample`), shown beside the list
+    box and in the refusal of an unreadable line; None: no game's example.
     """
 
     id: str
@@ -287,6 +289,7 @@ class Ruleset:
     receipts: ReceiptsFunction | None = None  # tiebreaker receipts
     implemented: bool = True
     decklist: DeckRules | None = None  # rulesets.decklists
+    deck_example: DeckExample | None = None
     # the infraction names the penalty form offers (data; none: the
     # judge types the infraction).
     infractions: tuple[Infraction, ...] = ()

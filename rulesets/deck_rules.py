@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .decklists import DeckRules, Section, keys
+from .decklists import DeckExample, DeckRules, Section, keys
 
 _ENERGY_TYPES = {
     "grass": "g",
@@ -61,6 +61,11 @@ POKEMON_HEADERS: Mapping[str, Section | None] = {
     "mazo": Section.MAIN,
     "total de cartas": None,
 }
+
+
+#: How Pokémon lists are written: the help beside the list box and the refusal of an
+#: unreadable line show it (``Ruleset.deck_example``).
+POKEMON_EXAMPLE = DeckExample("4 Pikachu ex", "SVI 057, PR-SV 161")
 
 
 def _championship_points(championship_points: bool, options: Mapping[str, Any]) -> bool:
@@ -146,6 +151,11 @@ MAGIC_HEADERS: Mapping[str, Section | None] = {
     "total cards": None,
     "total de cartas": None,
 }
+
+#: How Magic lists are written (MTG Arena's export: the set code in brackets, then the
+#: collector number); Commander decks hold one copy of a card.
+MAGIC_EXAMPLE = DeckExample("4 Lightning Bolt", "(2XM) 141")
+COMMANDER_EXAMPLE = DeckExample("1 Sol Ring", "(2XM) 141")
 
 #: The ``rules_enforcement_level`` values at which a Magic event collects lists.
 LISTS_AT = ("competitive", "professional")

@@ -87,6 +87,18 @@ class DeckList:
 
 
 @dataclass(frozen=True)
+class DeckExample:
+    """How a game's lists are written, for the help beside a list box and the refusal of
+    an unreadable line, declared by each ruleset module (``Ruleset.deck_example``).
+    ``line``: a card line of the game ("4 Lightning Bolt"); ``set_codes``: the set codes
+    and collector numbers its lists write after a name, which may stay ("(2XM) 141"),
+    or "" to say nothing of them. Card names and codes, never translated."""
+
+    line: str
+    set_codes: str = ""
+
+
+@dataclass(frozen=True)
 class DeckProblem:
     """Why a list is refused: ``message`` (a ``Text``: the English value, translated
     where shown) and the ``lines`` it is about (empty for a whole-deck count)."""
@@ -132,28 +144,39 @@ def _card_name(raw: str) -> str:
     return _POKEMON_SET.sub("", name).strip()
 
 
-def _unreadable(number: int, raw: str) -> DeckProblem:
-    return DeckProblem(
-        text(
+def _unreadable(number: int, raw: str, example: str) -> DeckProblem:
+    if not example:
+        message = text(
             gettext_noop(
                 "Line %(line)s: “%(text)s” is not a card line: write the count, then the "
-                "card's name (4 Pikachu ex)."
+                "card's name."
             ),
             line=number,
             text=raw[:80],
-        ),
-        (number,),
-    )
+        )
+    else:
+        message = text(
+            gettext_noop(
+                "Line %(line)s: “%(text)s” is not a card line: write the count, then the "
+                "card's name (%(example)s)."
+            ),
+            line=number,
+            text=raw[:80],
+            example=example,
+        )
+    return DeckProblem(message, (number,))
 
 
-def parse_decklist(raw: str, headers: Mapping[str, Section | None]) -> DeckList:
+def parse_decklist(raw: str, headers: Mapping[str, Section | None], example: str = "") -> DeckList:
     """Read a pasted list (see the module docstring) into :class:`DeckList`.
 
     ``headers``: the section words the game knows, as :func:`card_key` writes them →
     the section the lines below belong to (None: a header that is only a note, like
-    ``Total Cards: 60``). Raises :class:`DeckListError` naming every line that is neither
-    a card line, a known header nor blank, every line with a count of 0, and a list
-    longer than :data:`MAX_LINES` lines.
+    ``Total Cards: 60``). ``example``: a card line of the game ("4 Lightning Bolt",
+    :class:`DeckExample`) that the refusal of an unreadable line shows; "" for none.
+    Raises :class:`DeckListError` naming every line that is neither a card line, a known
+    header nor blank, every line with a count of 0, and a list longer than
+    :data:`MAX_LINES` lines.
     """
     rows = raw.splitlines()
     if len(rows) > MAX_LINES:
@@ -182,7 +205,7 @@ def parse_decklist(raw: str, headers: Mapping[str, Section | None]) -> DeckList:
         if header and (key := card_key(header["word"].rstrip(":-–— "))) in headers:
             section = headers[key] or section
             continue
-        problems.append(_unreadable(number, row.strip()))
+        problems.append(_unreadable(number, row.strip(), example))
     if problems:
         raise DeckListError(problems)
     return DeckList(tuple(cards))
@@ -236,9 +259,10 @@ class DeckRules:
     headers: Mapping[str, Section | None] = field(default_factory=dict)
     required_by_default: RequiredByDefault = _never
 
-    def parse(self, raw: str) -> DeckList:
-        """:func:`parse_decklist` with this game's headers."""
-        return parse_decklist(raw, self.headers)
+    def parse(self, raw: str, example: str = "") -> DeckList:
+        """:func:`parse_decklist` with this game's headers (``example``: the card line an
+        unreadable line's refusal shows, "" for none)."""
+        return parse_decklist(raw, self.headers, example)
 
     def problems(self, deck: DeckList) -> list[DeckProblem]:
         """Every rule ``deck`` breaks: too many of a name (naming its lines and count),
@@ -246,10 +270,10 @@ class DeckRules:
         the deck is legal."""
         return [*self._copies(deck), *self._sizes(deck)]
 
-    def validate(self, raw: str) -> DeckList:
+    def validate(self, raw: str, example: str = "") -> DeckList:
         """The parsed list when it is readable and legal; raises :class:`DeckListError`
-        with every problem otherwise."""
-        deck = self.parse(raw)
+        with every problem otherwise (``example`` as for :meth:`parse`)."""
+        deck = self.parse(raw, example)
         if problems := self.problems(deck):
             raise DeckListError(problems)
         return deck

@@ -29,7 +29,7 @@ from .base import (
     Ruleset,
     fraction_option,
 )
-from .deck_rules import MAGIC_CONSTRUCTED_DECK
+from .deck_rules import MAGIC_CONSTRUCTED_DECK, MAGIC_EXAMPLE
 from .games import check_games
 from .i18n import gettext_noop
 from .penalties import Infraction
@@ -224,4 +224,5 @@ RULESET = Ruleset(
     elimination_seconds=50 * 60,
     infractions=INFRACTIONS,
     decklist=MAGIC_CONSTRUCTED_DECK,  # 60+ main, 15 sideboard, 4 of a name
+    deck_example=MAGIC_EXAMPLE,  # 4 Lightning Bolt
 )

@@ -30,6 +30,7 @@ from .base import (
     StructureId,
     as_decimal,
 )
+from .deck_rules import COMMANDER_EXAMPLE
 from .i18n import gettext_noop
 from .mtg import INFRACTIONS
 
@@ -195,4 +196,5 @@ RULESET = Ruleset(
     round_seconds=80 * 60,  # MP-TIME-1; the last-turn limit is tournaments.clock's
     elimination_seconds=None,
     infractions=INFRACTIONS,  # the Infraction Procedure Guide's names
+    deck_example=COMMANDER_EXAMPLE,  # 1 Sol Ring: lists are any readable list (ANY_DECK)
 )

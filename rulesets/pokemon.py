@@ -18,7 +18,7 @@ from standings.engine.receipts import Receipt, pokemon_receipts
 from standings.engine.types import Entrant, MatchRecord
 
 from .base import DROPS_BELOW_ACTIVE, Column, Context, Features, Line, MatchFormat, Ruleset
-from .deck_rules import POKEMON_DECK
+from .deck_rules import POKEMON_DECK, POKEMON_EXAMPLE
 from .i18n import gettext_noop
 from .penalties import Infraction
 
@@ -111,4 +111,5 @@ RULESET = Ruleset(
     extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
     infractions=INFRACTIONS,
     decklist=POKEMON_DECK,  # 60 cards, 4 of a name but basic Energy
+    deck_example=POKEMON_EXAMPLE,  # 4 Pikachu ex
 )

@@ -17,7 +17,7 @@ from standings.engine.pokemon2009 import pokemon2009_standings
 from standings.engine.types import Entrant, MatchRecord
 
 from .base import DROPS_BELOW_ACTIVE, Context, Features, Line, MatchFormat, Ruleset
-from .deck_rules import POKEMON_DECK
+from .deck_rules import POKEMON_DECK, POKEMON_EXAMPLE
 from .i18n import gettext_noop
 from .pokemon import INFRACTIONS, OOWP, OWP, pokemon_receipt_lines
 
@@ -57,4 +57,5 @@ RULESET = Ruleset(
     extra_turns=3,  # W-TIME-2: three more turns after time (the planner allows for them)
     infractions=INFRACTIONS,  # the penalty guidelines' categories
     decklist=POKEMON_DECK,  # 60 cards, 4 of a name but basic Energy
+    deck_example=POKEMON_EXAMPLE,  # 4 Pikachu ex
 )

@@ -57,6 +57,20 @@ class AgreedResultOverride(InvalidInput):
         self.agreed = agreed
 
 
+class ReportOverride(InvalidInput):
+    """A staff entry contradicts a player's own report of the table (one player
+    reported, or the players disagree) and was not confirmed. ``reported``: what each
+    contradicted player reported, one sentence each ("Inés Ruiz reported: Inés Ruiz
+    wins 2-0-0"); ``entered``: the entry's result in words. The round page shows the
+    message ("… Record Kofi Mensah wins 2-0-0 anyway?") and posts the same slip again,
+    confirmed; no reason is asked."""
+
+    def __init__(self, message: str, *, reported: tuple[str, ...] = (), entered: str = "") -> None:
+        super().__init__(message)
+        self.reported = reported
+        self.entered = entered
+
+
 class DecklistRefused(InvalidInput):
     """A player's deck list that cannot be read or breaks the game's
     deck rules. ``problems``: every reason, in the reader's language, each naming its

@@ -287,10 +287,14 @@ class FirstTableForm(forms.Form):
 
 
 class CheckinCloseForm(forms.Form):
-    """Close check-in; rounds and cut left empty take the recommendation (S-3). ``cuts``:
-    the cut sizes the event's ruleset allows (``Ruleset.allowed_cuts``), default all."""
+    """Close check-in; rounds and cut left empty take the recommendation (S-3); the
+    dashboard fills the rounds with those announced (``proposed_rounds`` in
+    ``pairings.checkin_services``). ``cuts``: the cut sizes the event's ruleset allows
+    (``Ruleset.allowed_cuts``), default all."""
 
-    swiss_rounds = forms.IntegerField(min_value=1, max_value=20, required=False)
+    swiss_rounds = forms.IntegerField(
+        min_value=1, max_value=20, required=False, label=_("Swiss rounds")
+    )
     top_cut = forms.TypedChoiceField(
         choices=[("", _("Recommended")), *TOP_CUT_CHOICES],
         coerce=int,
@@ -304,7 +308,7 @@ class CheckinCloseForm(forms.Form):
         if cuts is not None:
             allowed = [(n, label) for n, label in TOP_CUT_CHOICES if n in cuts]
             form_field(self, "top_cut", forms.TypedChoiceField).choices = [
-                ("", "Recommended"),
+                ("", _("Recommended")),  # in the visitor's language, as the field's own
                 *allowed,
             ]
 

@@ -32,7 +32,7 @@ from tournaments.services.tables import rounds_to_start
 from tournaments.stored_text import shown
 from tournaments.views.common import HtmxRequest, wants_fragment
 
-from ..checkin_services import AgePlan, age_plan
+from ..checkin_services import AgePlan, age_plan, proposed_rounds
 from ..checkin_services import checkin_close as checkin_close_service
 from ..next_steps import what_next
 from ..procedures import event_group_keys
@@ -75,11 +75,14 @@ def dashboard(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict[str, object]:
-    """The age plan closing check-in would apply, while round 1 is not paired yet."""
+    """The age plan closing check-in would apply, while round 1 is not paired yet: with
+    the rounds the organiser announced, when there are (``proposed_rounds``; the form's
+    Swiss rounds field starts from them), else the round table's."""
     if event.rounds.exists() or not plans_ages_at_checkin(event):
         return {"checkin_open": False}
+    rounds = proposed_rounds(event)
     try:
-        plan, error = age_plan(event), ""
+        plan, error = age_plan(event, swiss_rounds=rounds), ""
     except MatchslipError as e:
         plan, error = None, str(e)
     flights = [(d, division_flight_options(d)) for d in event.divisions.order_by(age_order())]
@@ -94,7 +97,9 @@ def _checkin_context(event: Event, form: CheckinCloseForm | None = None) -> dict
         "flight_choices": [(d, opts) for d, opts in flights if opts or d.flights],
         "plan": plan,
         "plan_error": error,
-        "checkin_form": form or CheckinCloseForm(cuts=event.rules.allowed_cuts()),
+        "checkin_rounds": rounds,  # the announced rounds the plan proposes, or None
+        "checkin_form": form
+        or CheckinCloseForm(cuts=event.rules.allowed_cuts(), initial={"swiss_rounds": rounds}),
     }
 
 

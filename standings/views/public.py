@@ -8,7 +8,7 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_safe
 
 from tournaments.selectors import standings_for_public
-from tournaments.selectors.outlook import outlook_for_public
+from tournaments.selectors.outlook import outlook_for_public, withdrawn_players
 from tournaments.views.common import (
     HtmxRequest,
     public_event_context,
@@ -29,7 +29,8 @@ def standings(request: HtmxRequest, slug: str) -> HttpResponse:
     a link to the player's tiebreaker receipt: the prebuilt response
     when stored (no query, ``tournaments.views.prebuilt``), else rendered, 3 queries (one
     more for the receipt links when the tables are not in the template cache, one more
-    for the cut-line outlook once there are standings)."""
+    for the cut-line outlook once there are standings, and one more for the players who
+    dropped or were disqualified since, once there is an outlook: their cells say so)."""
     event = public_event_or_404(request, slug)
     context = public_event_context(event)
     snapshot = standings_latest(event)
@@ -38,6 +39,10 @@ def standings(request: HtmxRequest, slug: str) -> HttpResponse:
     context["receipt_links"] = SimpleLazyObject(lambda: receipt_links(event))  # read if shown
     # the cut-line outlook of these standings, once computed (1 query)
     stored = CutOutlook.objects.filter(snapshot=snapshot).first() if snapshot else None
-    context["outlook"] = outlook_for_public(stored.data) if stored else None
+    # a drop shows at once, without a new simulation (registration_drop rebuilds the page)
+    withdrawn = withdrawn_players(event.pk) if stored else {}
+    context["outlook"] = outlook_for_public(stored.data, withdrawn) if stored else None
     context["outlook_id"] = stored.pk if stored else 0
+    # the tables' template cache holds the cells as they are now: one copy per drop state
+    context["withdrawn_key"] = " ".join(f"{pid}:{why}" for pid, why in sorted(withdrawn.items()))
     return public_page(request, "standings/public/standings.html", context)

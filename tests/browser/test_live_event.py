@@ -295,3 +295,84 @@ def test_a_form_left_half_filled_keeps_its_entry_and_the_page_keeps_following(li
     assert not_reloaded(phone)
     assert errors == [], errors
     ctx.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_phone_follows_deck_lists_reports_calls_and_a_drop(live_server, browser, page):
+    """A newcomer's walk of an event, from Carla's phone kept open on her private page
+    (and a phone on the public standings), without a reload:
+
+    - the organiser switches deck lists on: her Deck list card appears;
+    - round 1 starts, she reports and calls a judge: her page's console never complains
+      of the Content-Security-Policy, though an element of it carries a style attribute
+      (a screenshot tool leaves one, as scripts and extensions may): htmx no longer
+      copies a style attribute onto the refreshed part, which the policy blocks;
+    - after round 1 her page shows her cut-line outlook; she drops from her phone: her
+      page says she is out of the running and the standings phone shows "dropped" in
+      her Cut cell at once, without a new simulation; the staff undo the drop and both
+      show her figure again."""
+    organiser = factories.user("olivia")
+    event = factories.event_with_players(8, by=organiser, swiss_rounds=3, top_cut_size=4)
+    regs = list(event.registrations.order_by("pk"))
+    base = f"{live_server.url}/e/{event.slug}"
+    phone_base = base.replace("://localhost:", "://127.0.0.1:")
+    errors: list[str] = []
+    watch(page, errors)
+    staff_login(page, live_server, "olivia")
+    ctx, carla = open_phone(browser, f"{phone_base}/p/{regs[0].report_token}/", errors=errors)
+    csp: list[str] = []  # any console message at all that names the policy
+    carla.on(
+        "console", lambda m: csp.append(m.text) if "Content Security Policy" in m.text else None
+    )
+    ctx2, standings = open_phone(browser, f"{phone_base}/standings/", errors=errors)
+    until(carla, "[...window.matchslipLive.sources].some(s => s.sawHello)")
+
+    # Deck lists switched on at the staff laptop: the card appears on the open phone.
+    expect(carla.locator("#player-decklist")).to_have_count(0)
+    page.goto(f"{base}/staff/decklists/")
+    page.get_by_label("Yes: players hand in a list").check()
+    page.locator("#decklist-organiser").get_by_role("button", name="Save").click()
+    expect(carla.locator("#player-decklist")).to_contain_text("Submit your deck list")
+
+    # A screenshot hides the text caret with a style attribute on every field (the drop
+    # box's checkbox keeps an empty one); a script gives the report box one too.
+    carla.screenshot()
+    carla.evaluate("document.getElementById('report').style.outlineOffset = '1px'")
+    assert carla.evaluate("document.getElementById('id_confirm').hasAttribute('style')")
+    assert carla.evaluate("document.getElementById('report').hasAttribute('style')")
+    rnd = factories.round_in_order(event, by=organiser, status=RoundStatus.PAIRED)
+    page.goto(f"{base}/staff/rounds/{rnd.pk}/")
+    page.get_by_role("button", name="Publish pairings").click()
+    page.get_by_role("button", name="Start round").click()
+    carla.get_by_role("button", name="I won").tap()
+    expect(carla.locator("#report")).to_contain_text("Waiting for your opponent")
+    carla.get_by_role("button", name="Call a judge").tap()
+    expect(carla.locator("#judge-call")).to_contain_text("A judge is coming to your table.")
+    until(carla, "!document.querySelector('.htmx-request, .htmx-settling')")
+    assert csp == [], csp
+
+    # Round 1 is complete: the standings and the outlook follow on the worker.
+    for m in Event.objects.get(pk=event.pk).rounds.get().matches.filter(outcome="pending"):
+        first = m.seats.order_by("seat").first().registration
+        services.slip_enter(match=m, result=Result.win(first), by=organiser)
+    outlook = carla.locator("#player-outlook li")
+    expect(outlook).to_have_text(re.compile(r"^Top 4: \d+ %"))
+    figure = outlook.inner_text().split(" — ")[0].removesuffix(".")
+    cell = standings.locator("tr", has_text="Player 001").locator("td.outlook")
+    expect(cell).to_have_text(figure.removeprefix("Top 4: "))
+    assert not_reloaded(carla) and not_reloaded(standings)
+
+    # Carla drops from her phone (the form's answer is her page again).
+    carla.get_by_label("Yes, drop me from the event").check()
+    carla.get_by_role("button", name="Drop", exact=True).click()
+    expect(outlook).to_have_text("Top 4: out of the running — you dropped.")
+    expect(cell).to_have_text("dropped")
+    carla.evaluate("window.liveMark = 'not reloaded'")
+    services.registration_reinstate(registration=regs[0], by=organiser, reason="Came back.")
+    expect(outlook).to_have_text(re.compile("^" + re.escape(figure)))
+    expect(cell).to_have_text(figure.removeprefix("Top 4: "))
+    assert not_reloaded(carla) and not_reloaded(standings)
+    assert csp == [], csp
+    assert errors == [], errors
+    ctx.close()
+    ctx2.close()

@@ -27,10 +27,11 @@ MAGIC = get_ruleset("mtg").decklist
 assert isinstance(POKEMON, DeckRules) and isinstance(MAGIC, DeckRules)
 
 
-def messages(rules: DeckRules, text: str) -> list[str]:
-    """Every refusal of ``text`` in English ([] when the list is legal)."""
+def messages(rules: DeckRules, text: str, example: str = "") -> list[str]:
+    """Every refusal of ``text`` in English ([] when the list is legal); ``example``: the
+    card line an unreadable line's refusal shows."""
     try:
-        rules.validate(text)
+        rules.validate(text, example)
     except DeckListError as e:
         return [str(p.message) for p in e.problems]
     return []
@@ -153,7 +154,7 @@ def test_set_codes_and_collector_numbers_are_tolerated(line, count, name):
 def test_an_unreadable_line_and_a_count_of_zero_are_refused_naming_each_line():
     text = "4 Pikachu ex\nPikachu ex x4\n\n0 Raichu\n// a comment\nTotal Cards: 60"
     with pytest.raises(DeckListError) as refused:
-        POKEMON.validate(text)
+        POKEMON.validate(text, "4 Pikachu ex")
     assert [(str(p.message), p.lines) for p in refused.value.problems] == [
         (
             "Line 2: “Pikachu ex x4” is not a card line: write the count, then the card's "
@@ -167,7 +168,7 @@ def test_an_unreadable_line_and_a_count_of_zero_are_refused_naming_each_line():
 
 
 def test_a_header_of_another_game_is_an_unreadable_line():
-    assert messages(POKEMON, "Sideboard\n60 Fire Energy") == [
+    assert messages(POKEMON, "Sideboard\n60 Fire Energy", "4 Pikachu ex") == [
         "Line 1: “Sideboard” is not a card line: write the count, then the card's name "
         "(4 Pikachu ex)."
     ]
@@ -287,3 +288,46 @@ def test_every_ruleset_declares_deck_rules_or_none_and_the_option_is_declared():
         assert ruleset.decklist is None or isinstance(ruleset.decklist, DeckRules)
     spec = {o.name: o for o in get_ruleset("mtg").options}["rules_enforcement_level"]
     assert (spec.default, spec.choices) == ("regular", ("regular", "competitive", "professional"))
+
+
+# --- each game's own example -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line", "codes"),
+    [
+        ("pokemon", "4 Pikachu ex", "SVI 057, PR-SV 161"),
+        ("pokemon-2009", "4 Pikachu ex", "SVI 057, PR-SV 161"),
+        ("mtg", "4 Lightning Bolt", "(2XM) 141"),
+        ("mtg-multiplayer", "1 Sol Ring", "(2XM) 141"),
+    ],
+)
+def test_each_game_declares_its_own_deck_list_example(ruleset, line, codes):
+    example = get_ruleset(ruleset).deck_example
+    assert example is not None and (example.line, example.set_codes) == (line, codes)
+
+
+def test_a_ruleset_of_no_known_game_has_no_example():
+    assert get_ruleset("bo3-wins-against").deck_example is None
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESETS if get_ruleset(r).deck_example])
+def test_every_example_is_a_card_line_and_its_set_codes_are_tolerated(ruleset):
+    example = get_ruleset(ruleset).deck_example
+    assert example is not None
+    (card,) = parse_decklist(example.line, {}).lines
+    count, name = example.line.split(" ", 1)
+    assert (card.count, card.name) == (int(count), name)
+    for code in example.set_codes.split(", "):
+        (coded,) = parse_decklist(f"{example.line} {code}", {}).lines
+        assert coded.name == name, code
+
+
+def test_an_unreadable_line_names_the_games_own_example_or_none():
+    assert messages(MAGIC, "Lightning Bolt x4", "4 Lightning Bolt") == [
+        "Line 1: “Lightning Bolt x4” is not a card line: write the count, then the card's "
+        "name (4 Lightning Bolt)."
+    ]
+    assert messages(ANY_DECK, "Lightning Bolt x4") == [
+        "Line 1: “Lightning Bolt x4” is not a card line: write the count, then the card's name."
+    ]

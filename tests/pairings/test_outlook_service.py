@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from pairings.engine.outlook import SIMULATIONS, outlook, simulations_for
@@ -22,6 +23,7 @@ from tests.pod_factories import pod_event
 from tournaments import services
 from tournaments.models import Outcome
 from tournaments.public_pages import public_pages_refresh
+from tournaments.selectors.outlook import percent
 from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
@@ -308,3 +310,86 @@ def test_MP_SE_1_a_pod_swiss_has_an_outlook_on_the_standings(client, organiser):
     assert {r["points"]: r["record"] for r in cut["records"]}[21] == "3-0-0"
     body = client.get(reverse("public:standings", args=[event.slug])).content.decode()
     assert "Cut-line outlook" in body and "Top 4 · Open" in body
+
+
+def _outlook_line(client, event, reg, **headers) -> str:
+    """The first line of ``reg``'s cut-line outlook on their private page."""
+    url = reverse("public:player", args=[event.slug, reg.report_token])
+    body = client.get(url, **headers).content.decode()
+    found = re.search(r'<li class="outlook-[a-z]+"[^>]*>([^<]*)</li>', body)
+    assert found is not None
+    return found[1]
+
+
+def _outlook_cell(body: str, event, reg) -> tuple[str, str]:
+    """``reg``'s Cut cell on the public standings: (data-outlook, text)."""
+    link = reverse("public:receipt", args=[event.slug, reg.pk])
+    row = re.search(rf'href="{link}".*?</tr>', body, re.S)
+    assert row is not None
+    cell = re.search(r'data-outlook="([a-z]*)">([^<]*)</td>', row[0])
+    assert cell is not None
+    return cell[1], cell[2]
+
+
+def test_P_SW_6_a_player_who_drops_is_out_of_the_running_at_once_until_the_drop_is_undone(
+    client, organiser, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """Carla drops from her phone after round 2: her page and the public standings stop
+    showing her chance of the cut at once, without a new simulation (the stored outlook
+    stays; the pages read her registration), the prebuilt standings are rebuilt by the
+    drop itself, and undoing the drop brings the figure back."""
+    event = played(organiser, 2)
+    stored = outlook_compute(standings_compute(event=event).pk)
+    assert stored is not None
+    chances = stored.data["players"]
+    carla = next(
+        r
+        for r in event.registrations.order_by("pk")
+        if chances[r.external_id]["top-cut"]["verdict"] == "open"
+    )
+    figure = percent(chances[carla.external_id]["top-cut"]["share"])
+    before = _outlook_line(client, event, carla)
+    assert before.startswith(f"Top 4: {figure}")
+    standings = reverse("public:standings", args=[event.slug])
+    public_pages_refresh(event.pk)
+    assert _outlook_cell(Client().get(standings).content.decode(), event, carla) == (
+        "open",
+        figure,
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):  # the drop's rebuild runs
+        services.registration_self_drop(registration=carla)
+    carla.refresh_from_db()
+    assert _outlook_line(client, event, carla) == "Top 4: out of the running — you dropped."
+    assert _outlook_line(client, event, carla, **SPANISH) == "Top 4: sin opciones — te retiraste."
+    with django_assert_num_queries(0):  # the prebuilt page, built again by the drop
+        english = Client().get(standings).content.decode()
+        spanish = Client().get(standings, **SPANISH).content.decode()
+    assert _outlook_cell(english, event, carla) == ("dropped", "dropped")
+    assert _outlook_cell(spanish, event, carla) == ("dropped", "retirado")
+    others = [r for r in event.registrations.exclude(pk=carla.pk) if r.external_id in chances]
+    assert all(_outlook_cell(english, event, r)[0] in ("in", "out", "open") for r in others)
+    assert CutOutlook.objects.get(pk=stored.pk).data == stored.data  # nothing recomputed
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.registration_reinstate(registration=carla, by=organiser, reason="Came back.")
+    assert _outlook_line(client, event, carla) == before
+    with django_assert_num_queries(0):
+        again = Client().get(standings).content.decode()
+    assert _outlook_cell(again, event, carla) == ("open", figure)
+
+
+def test_a_disqualified_player_reads_disqualified_in_the_outlook(client, organiser):
+    event = played(organiser, 2)
+    outlook_compute(standings_compute(event=event).pk)
+    reg = event.registrations.order_by("pk").first()
+    services.registration_disqualify(registration=reg, by=organiser, reason="Marked cards.")
+    reg.refresh_from_db()
+    assert _outlook_line(client, event, reg) == (
+        "Top 4: out of the running — you were disqualified."
+    )
+    assert (
+        _outlook_line(client, event, reg, **SPANISH) == "Top 4: sin opciones — te descalificaron."
+    )
+    body = client.get(reverse("public:standings", args=[event.slug])).content.decode()
+    assert _outlook_cell(body, event, reg) == ("disqualified", "disqualified")

@@ -4,6 +4,8 @@ absentees, and round 1 waiting for Close check-in."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -398,3 +400,72 @@ def test_reloading_the_close_confirmation_goes_back_to_the_dashboard(client, org
     assert response["Location"] == reverse("staff:dashboard", args=[ev.slug]) + "#checkin"
     ev.refresh_from_db()
     assert ev.checkin_closed_at is None
+
+
+def _checkin_card(client, ev) -> tuple[str, str, str]:
+    """The dashboard's phase badge, check-in plan sentence (tags and runs of spaces
+    removed) and the close form's Swiss rounds field."""
+    page = client.get(reverse("staff:dashboard", args=[ev.slug])).content.decode()
+    phase = re.search(r'id="event-phase">([^<]*)<', page)
+    plan = re.search(r'<p id="checkin-plan"[^>]*>(.*?)</p>', page, re.S)
+    field = re.search(r'<input[^>]*name="swiss_rounds"[^>]*>', page)
+    assert phase is not None and field is not None
+    text = " ".join(re.sub(r"<[^>]+>", "", plan[1]).split()) if plan else ""
+    return phase[1], text, field[0]
+
+
+def test_the_check_in_card_counts_who_is_in_and_proposes_the_rounds_announced(client, organiser):
+    """A newcomer's walk: a Magic event made on the New-event page with 4 Swiss rounds
+    and a top 4, 12 players, nobody checked in. The card said "12 players checked in" and
+    proposed the table's 5 rounds with an empty field, and after closing with 4 still
+    said "Closing check-in sets 5 Swiss rounds" under the heading "Registration"."""
+    client.force_login(organiser)
+    data = {"name": "Friday Cup", "ruleset": "mtg", "structure": "swiss-top-cut"}
+    data |= {"divisions": "open", "swiss_rounds": 4, "top_cut_size": 4}
+    assert client.post(reverse("staff:event_create"), data).status_code == 302
+    ev = Event.objects.get(name="Friday Cup")
+    for i in range(1, 13):
+        services.registration_add(event=ev, name=f"Player {i:03d}", by=organiser)
+
+    phase, plan, field = _checkin_card(client, ev)
+    assert phase == "Registration"
+    assert plan == (
+        "12 players registered, none checked in yet; the round table recommends 5 Swiss"
+        " rounds, top 4. Closing check-in sets 4 Swiss rounds and a top 4. These are the"
+        " rounds announced: empty the Swiss rounds field to take the table's."
+    )
+    assert 'value="4"' in field
+    tick(ev, organiser, [f"Player {i:03d}" for i in range(1, 11)])
+    assert _checkin_card(client, ev)[1].startswith(
+        "10 players checked in; the round table recommends 5 Swiss rounds, top 4. Closing"
+        " check-in sets 4 Swiss rounds and a top 4."
+    )
+
+    absent = [r.pk for r in checkin_absentees(ev)]
+    close = {"swiss_rounds": "4", "top_cut": "", "absent": absent, "confirm_absent": "1"}
+    assert client.post(reverse("staff:checkin_close", args=[ev.slug]), close).status_code == 302
+    ev.refresh_from_db()
+    assert (ev.swiss_rounds, ev.top_cut_size) == (4, 4)
+    phase, plan, field = _checkin_card(client, ev)
+    assert phase == "Check-in closed"
+    assert plan == (
+        "10 players checked in; the round table recommends 5 Swiss rounds, top 4. Check-in"
+        " was closed with 4 Swiss rounds and a top 4."
+    )
+    assert "Closing check-in sets" not in plan and 'value="4"' in field
+    client.cookies["django_language"] = "es"
+    phase, plan, _field = _checkin_card(client, ev)
+    assert phase == "Registro de llegada cerrado"
+    assert plan == (
+        "10 jugadores registrados a su llegada; la tabla de rondas recomienda 5 rondas"
+        " suizas, top 4. El registro de llegada se cerró con 4 rondas suizas y un top 4."
+    )
+
+
+def test_an_event_of_several_divisions_closes_with_the_tables_rounds(client, organiser):
+    """Age divisions each read the table with the players present (P-AGE-4): the form
+    proposes no single number for them all."""
+    ev = age_event(organiser, {"junior": 5, "senior": 6, "masters": 6}, checkin_step=True)
+    client.force_login(organiser)
+    _phase, _plan, field = _checkin_card(client, ev)
+    assert "value=" not in field

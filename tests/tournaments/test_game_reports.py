@@ -12,7 +12,12 @@ from django.urls import reverse
 from tests import factories
 from tests.tournaments.test_game_slips import bo3_round, snapshot, table
 from tournaments import services
-from tournaments.errors import AgreedResultOverride, InvalidInput, ResultConflict
+from tournaments.errors import (
+    AgreedResultOverride,
+    InvalidInput,
+    ReportOverride,
+    ResultConflict,
+)
 from tournaments.models import AuditEvent, Outcome, Phase, SelfReport, SelfReportMode, StaffRole
 from tournaments.services import Result
 
@@ -115,6 +120,57 @@ def test_a_player_changes_their_game_report_until_the_opponent_confirms_it():
     assert report(m, regs[1], (2, 0, 0)) == "held"
     with pytest.raises(ResultConflict, match=r"opponent confirmed your report \(Player 001 wins"):
         report(m, regs[0], (2, 1, 0))
+
+
+@pytest.mark.django_db
+def test_a_misclicked_slip_against_one_game_report_asks_what_she_reported(client):
+    """A Magic table: Inés reported a 2-0 win; the scorekeeper's slip says Kofi won 2-0.
+    The round page asks before anything is recorded, and records it once confirmed."""
+    organiser = factories.user("org")
+    ev = factories.event(by=organiser, ruleset="mtg")
+    ines, kofi = (
+        services.registration_add(event=ev, name=name, player_id=pid, by=organiser)
+        for name, pid in (("Inés Ruiz", "3001"), ("Kofi Mensah", "3002"))
+    )
+    rnd = services.round_create(
+        event=ev,
+        group=factories.group_row(ev, "open"),
+        number=1,
+        phase=Phase.SWISS,
+        by=organiser,
+        tables=[(2, [ines, kofi], "random")],
+    )
+    services.round_publish(round=rnd, by=organiser)
+    services.round_start(round=rnd, by=organiser)
+    m = table(rnd, 2)
+    assert report(m, ines, (2, 0, 0)) == "waiting"
+    client.force_login(organiser)
+    url = reverse("staff:match_result", args=[ev.slug, m.pk])
+    slip = {"score": "0-2-0", "version": m.version}
+    asked = client.post(url, slip, headers=HX)
+    assert asked.status_code == 409
+    assert (
+        "Inés Ruiz reported: Inés Ruiz wins 2-0-0. Record Kofi Mensah wins 2-0-0 anyway?"
+        in asked.content.decode()
+    )
+    assert table(rnd, 2).outcome == Outcome.PENDING
+    done = client.post(url, {**slip, "confirm_override": "1"}, headers=HX)
+    assert done.status_code == 200
+    m = table(rnd, 2)
+    assert (m.winner_id, m.games) == (kofi.pk, [0, 2, 0])
+    override = AuditEvent.objects.get(action="report.override")
+    assert override.old[ines.external_id]["games"] == [2, 0, 0]
+
+
+@pytest.mark.django_db
+def test_a_slip_with_the_reported_winner_but_other_games_is_asked_too():
+    _, rnd, regs, org = bo3_round()
+    m = table(rnd, 1)
+    report(m, regs[0], (2, 1, 0))
+    with pytest.raises(ReportOverride, match=r"reported: Player 001 wins 2-1-0\. Record "):
+        services.slip_enter(match=m, result=Result.of(games=(2, 0, 0)), by=org)
+    services.slip_enter(match=m, result=Result.of(games=(2, 1, 0)), by=org)  # as reported
+    assert table(rnd, 1).games == [2, 1, 0]
 
 
 @pytest.mark.django_db

@@ -380,9 +380,9 @@ def test_a_second_drop_is_refused_in_the_visitors_language(organiser, lang, drop
     reg = ev.registrations.order_by("pk").first()
     client = _staff_client(ev, lang)
     url = reverse("staff:player_drop", args=[ev.slug, reg.pk])
-    first = client.post(url, {"reason": ""}, follow=True).content.decode()
+    first = client.post(url, {"reason": "", "confirm": "on"}, follow=True).content.decode()
     assert dropped in first and again not in first
-    second = client.post(url, {"reason": ""}, follow=True).content.decode()
+    second = client.post(url, {"reason": "", "confirm": "on"}, follow=True).content.decode()
     assert again in second
 
 

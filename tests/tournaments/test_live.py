@@ -4,6 +4,7 @@ process learns of it, and an open stream tells its page."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import html
 import json
 import queue
@@ -15,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from tests import factories
 from tournaments import live, services
@@ -22,7 +24,7 @@ from tournaments.live import hub as hub_module
 from tournaments.live.hub import Hub, Listener, read_changed
 from tournaments.live.stream import Stream, events_async, events_sync
 from tournaments.live.topics import Change, channel, parse
-from tournaments.models import LiveVersion
+from tournaments.models import LiveVersion, SelfReportMode
 from tournaments.services import Result
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +106,51 @@ def test_a_finished_event_is_announced_with_its_last_public_change(
     ev.refresh_from_db()
     assert ev.status == "finished"
     assert versions(ev.pk)["finished"] >= 1
+
+
+def test_settings_a_players_page_shows_reach_it_once_the_pages_are_built(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    """Switching deck lists on, setting their deadline or turning players' reports off
+    changes every player's page: each tells the public topic (after the public pages'
+    rebuild), which the players' live part follows (``sse:public``); a save that
+    changes nothing, or a setting no player's page shows, tells no one."""
+    ev = factories.event_with_players(4, by=organiser)
+    factories.round_in_order(ev, by=organiser)  # started: the players may report
+    reg = ev.registrations.order_by("pk").first()
+    url = reverse("public:player", args=[ev.slug, reg.report_token]) + "?part=live"
+
+    def live_part() -> str:
+        return client.get(url, headers={"HX-Request": "true"}).content.decode()
+
+    def told(change) -> int:
+        before = versions(ev.pk).get("public", 0)
+        with django_capture_on_commit_callbacks(execute=True):
+            change()
+        return versions(ev.pk).get("public", 0) - before
+
+    assert 'id="player-decklist"' not in live_part()
+    assert told(lambda: services.decklist_settings_update(
+        event=ev, by=organiser, required=True, public=False
+    )) == 1  # fmt: skip
+    assert 'id="player-decklist"' in live_part()
+    assert told(lambda: services.decklist_settings_update(
+        event=ev, by=organiser, required=True, public=False
+    )) == 0  # fmt: skip
+    deadline = timezone.now() + dt.timedelta(hours=2)
+    assert told(lambda: services.decklist_deadline_set(
+        event=ev, by=organiser, deadline=deadline
+    )) == 1  # fmt: skip
+    shown = timezone.localtime(deadline).strftime("%H:%M")
+    assert f"You can change it until {timezone.localtime(deadline):%a} {shown}." in live_part()
+    assert 'value="me"' in live_part()  # "I won"
+    assert told(lambda: services.event_settings_update(
+        event=ev, by=organiser, self_report=SelfReportMode.OFF
+    )) == 1  # fmt: skip
+    assert 'value="me"' not in live_part()
+    assert told(lambda: services.event_settings_update(
+        event=ev, by=organiser, sanction_id="25-01-000123"
+    )) == 0  # fmt: skip
 
 
 def test_current_versions_read_zero_for_a_topic_never_changed(event8):

@@ -229,6 +229,7 @@ def test_the_staff_page_sets_the_deadline_and_reopens_one_list(client, organiser
     client.post(url, {"deadline": ""})
     ev.refresh_from_db()
     assert ev.decklist_deadline is None
+    decks.decklist_submit(registration=reg, text=LEGAL)  # only a list handed in reopens
     reopen = reverse("staff:decklist_reopen", args=[ev.slug, reg.pk])
     client.post(reopen, {"reopen": "1", "next": "decklists"})
     assert Registration.objects.get(pk=reg.pk).decklist_reopened
@@ -313,6 +314,7 @@ def test_the_new_pages_are_all_spanish_and_all_english(client, organiser):
     regs = list(ev.registrations.order_by("pk"))
     decks.decklist_submit(registration=regs[0], text=LEGAL)
     services.decklist_record(registration=regs[1], by=organiser, text=SIXTY_ONE + "SB: 1 X")
+    decks.decklist_submit(registration=regs[2], text=LEGAL)
     decks.decklist_reopen(registration=regs[2], by=organiser)
     decks.decklist_deadline_set(
         event=ev, by=organiser, deadline=timezone.now() + dt.timedelta(hours=2)
@@ -355,3 +357,112 @@ def test_the_new_pages_are_all_spanish_and_all_english(client, organiser):
     ).content.decode()
     assert "El mazo tiene 61 cartas; debe tener exactamente 60." in spanish
     assert "Este juego no tiene banquillo: hay 1 cartas en uno." in spanish
+
+
+# --- reopening only a list handed in -----------------------------------------------------
+
+
+def test_a_missing_list_is_not_offered_for_reopening(client, organiser):
+    ev = cp_event(organiser, 3)
+    handed, missing, paper = ev.registrations.order_by("pk")
+    decks.decklist_submit(registration=handed, text=LEGAL)
+    services.decklist_record(registration=paper, by=organiser)  # on paper, not typed in
+    client.force_login(organiser)
+    page = client.get(reverse("staff:decklists", args=[ev.slug])).content.decode()
+    assert "Reopen for Player 001" in page and "Reopen for Player 003" in page
+    assert "Reopen for Player 002" not in page
+    read = reverse("staff:decklist_read", args=[ev.slug, missing.pk])
+    assert "Reopen for this player" not in client.get(read).content.decode()
+    read = reverse("staff:decklist_read", args=[ev.slug, handed.pk])
+    assert "Reopen for this player" in client.get(read).content.decode()
+
+
+def test_reopening_a_list_never_handed_in_is_refused_and_changes_nothing(client, organiser):
+    ev = cp_event(organiser, 2)
+    missing = ev.registrations.order_by("pk")[1]
+    with pytest.raises(InvalidInput) as refused:
+        decks.decklist_reopen(registration=missing, by=organiser)
+    assert str(refused.value) == (
+        "Player 002 has not handed in a deck list: there is none to reopen. "
+        "Type in a list handed in on paper with Received."
+    )
+    client.force_login(organiser)
+    url = reverse("staff:decklist_reopen", args=[ev.slug, missing.pk])
+    page = client.post(url, {"reopen": "1", "next": "decklists"}, follow=True).content.decode()
+    assert "Player 002 has not handed in a deck list: there is none to reopen." in page
+    assert not Registration.objects.get(pk=missing.pk).decklist_reopened
+    assert not AuditEvent.objects.filter(action="decklist.reopen").exists()
+
+
+# --- the game's own example ---------------------------------------------------------------
+
+
+def magic_event(organiser, n=2):
+    return factories.event_with_players(
+        n, by=organiser, ruleset="mtg", options={"rules_enforcement_level": "competitive"}
+    )
+
+
+def test_a_magic_events_list_help_shows_a_magic_example(client, organiser):
+    reg = magic_event(organiser).registrations.first()
+    page = client.get(link(reg)).content.decode()
+    assert (
+        '<p class="muted" id="decklist-help">One line per card: the count, then the name '
+        "(4 Lightning Bolt). Set codes may stay ((2XM) 141). A Sideboard header starts the "
+        "sideboard.</p>" in page
+    )
+    assert "Pikachu" not in page and "SVI" not in page
+    client.cookies["django_language"] = "es"
+    page = client.get(link(reg)).content.decode()
+    assert (
+        "Una línea por carta: el número de copias y luego el nombre (4 Lightning Bolt). "
+        "Los códigos de expansión pueden quedarse ((2XM) 141). Una cabecera Sideboard o "
+        "Banquillo empieza el banquillo.</p>" in page
+    )
+    assert "Pikachu" not in page
+
+
+def test_a_pokemon_events_list_help_shows_a_pokemon_example_and_no_sideboard(client, organiser):
+    reg = cp_event(organiser).registrations.first()
+    page = client.get(link(reg)).content.decode()
+    assert (
+        '<p class="muted" id="decklist-help">One line per card: the count, then the name '
+        "(4 Pikachu ex). Set codes may stay (SVI 057, PR-SV 161).</p>" in page
+    )
+
+
+def test_a_game_without_an_example_says_the_rule_alone(organiser):
+    ev = factories.event(by=organiser, ruleset="bo3-wins-against")
+    decks.decklist_settings_update(event=ev, by=organiser, required=True, public=False)
+    assert decks.decklist_help(ev) == (
+        "One line per card: the count, then the name. A Sideboard header starts the sideboard."
+    )
+    with pytest.raises(DecklistRefused) as refused:
+        decks.decklist_check(ev, "Lightning Bolt x4")
+    assert refused.value.problems == (
+        "Line 1: “Lightning Bolt x4” is not a card line: write the count, then the card's name.",
+    )
+    with pytest.raises(InvalidInput) as empty:
+        decks.decklist_check(ev, " ")
+    assert str(empty.value) == (
+        "Paste or type your list: one line per card, the count then the name."
+    )
+
+
+def test_a_magic_players_refusals_name_a_magic_card(client, organiser):
+    reg = magic_event(organiser).registrations.first()
+    with pytest.raises(InvalidInput) as empty:
+        decks.decklist_submit(registration=reg, text="\n")
+    assert str(empty.value) == "Paste or type your list: one line per card, like 4 Lightning Bolt."
+    body = client.post(link(reg), {"text": "Lightning Bolt x4\n56 Mountain"}).content.decode()
+    assert (
+        "Line 1: “Lightning Bolt x4” is not a card line: write the count, then the card&#x27;s "
+        "name (4 Lightning Bolt)." in body
+    )
+    client.cookies["django_language"] = "es"
+    body = client.post(link(reg), {"text": "Lightning Bolt x4\n56 Mountain"}).content.decode()
+    assert (
+        "Línea 1: «Lightning Bolt x4» no es una línea de carta: escribe el número de copias y "
+        "luego el nombre de la carta (4 Lightning Bolt)." in body
+    )
+    assert "Pikachu" not in body

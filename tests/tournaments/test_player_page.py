@@ -86,8 +86,8 @@ def test_a_player_reads_place_record_points_opponents_and_table(client, organise
     player = regs[2]  # Player 003: beat Player 004, lost to Player 001; table 1 now
     assert standing_for_player(player).place == 3
     assert page_for_player(player).history == (
-        PastRound(1, 2, ("Player 004",), "Won", "won"),
-        PastRound(2, 1, ("Player 001",), "Lost", "lost"),
+        PastRound(1, 2, ("Player 004",), "Won", "won", "Round 1"),
+        PastRound(2, 1, ("Player 001",), "Lost", "lost", "Round 2"),
     )
     body = _body(client, player)
     assert 'data-place="3" data-record="1-1-0" data-points="3"' in body

@@ -244,6 +244,48 @@ def test_duplicates_are_confirmed_on_the_page(staff_client, event):
     assert "Added 1 player." in added.content.decode()
 
 
+def test_a_magic_sheet_reads_no_birth_year_or_division(organiser):
+    event = factories.event(by=organiser, ruleset="mtg")
+    text = "Ana Lee,3001,1990,Masters\nBo Chen,3002,not a year\nCy Diaz,3003\n"
+    preview = services.players_sheet_preview(event=event, text=text)
+    assert (preview.birth_years, preview.divisions, preview.ready) == (False, False, True)
+    assert [(r.name, r.birth_year, r.birth_year_text, r.problems) for r in preview.rows] == [
+        ("Ana Lee", None, "", ()),
+        ("Bo Chen", None, "", ()),
+        ("Cy Diaz", None, "", ()),
+    ]
+    only = event.divisions.get()
+    assert {r.division for r in preview.rows} == {only}
+    regs = services.registrations_add_sheet(event=event, text=text, by=organiser)
+    assert [(r.player.birth_year, r.division_id) for r in regs] == [(None, only.pk)] * 3
+
+
+def test_a_pokemon_sheet_still_reads_birth_years_and_divisions(organiser):
+    event = factories.event(by=organiser, divisions=AGES, season_year=2026)
+    preview = services.players_sheet_preview(event=event, text="Ann,1,1990\n")
+    assert (preview.birth_years, preview.divisions) == (True, True)
+    assert (preview.rows[0].birth_year, preview.rows[0].division.code) == (1990, "masters")
+
+
+def test_the_magic_preview_asks_for_and_shows_no_birth_year_or_division(client, organiser):
+    event = factories.event(by=organiser, ruleset="mtg")
+    client.force_login(organiser)
+    players = client.get(reverse("staff:players", args=[event.slug])).content.decode()
+    assert "birth year" not in players.lower()
+    url = reverse("staff:players_import", args=[event.slug])
+    body = client.post(url, {"lines": "Ana Lee,3001,1990\nBo Chen,3002\n"}).content.decode()
+    assert "(columns: name, player id;" in body
+    preview = body.split('id="sheet-preview"')[1].split("</section>")[0]
+    assert "birth year" not in preview.lower() and "division" not in preview.lower()
+    assert "<th>Line</th><th>Name</th><th>Player id</th></tr>" in preview
+    shown = preview.split("<table")[1].split("</table>")[0]
+    assert ">Born<" not in shown and "1990" not in shown  # only the sheet's own text holds it
+    spanish = client.post(
+        url, {"lines": "Ana Lee,3001,1990\n"}, HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "(columnas: nombre, ID de jugador;" in spanish
+
+
 # --- duplicate names told apart --------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ from standings.services import group_standings
 from tests.factories import group_row
 from tests.pod_factories import pod_event, seats
 from tournaments import services
-from tournaments.errors import InvalidInput, ResultConflict
+from tournaments.errors import InvalidInput, ReportOverride, ResultConflict
 from tournaments.models import AuditEvent, Outcome, SelfReportMode
 from tournaments.selectors.reports import disputes_for_staff
 from tournaments.services import Result
@@ -136,12 +136,33 @@ def test_pod_reports_refuse_impossible_or_late_reports(organiser, pod):
         report_submit(m, a[1], winner=a[0])
 
 
-def test_staff_slip_overrides_pending_pod_reports(organiser, pod):
+def test_staff_slip_overrides_pending_pod_reports_once_confirmed(organiser, pod):
     _, _, m = pod
     a = seats(m)
     report_submit(m, a[0], winner=a[0])
-    services.slip_enter(match=m, result=Result.of(winner=a[3]), by=organiser)
+    report_submit(m, a[1], winner=None, conceded=True)  # a dispute: a winner and a draw
+    with pytest.raises(ReportOverride) as asked:
+        services.slip_enter(match=m, result=Result.of(winner=a[3]), by=organiser)
+    names = [r.player.name for r in a]
+    assert str(asked.value) == (
+        f"{names[0]} reported: {names[0]} wins; {names[1]} reported: draw ({names[1]} "
+        f"conceded). Record {names[3]} wins anyway?"
+    )
+    m.refresh_from_db()
+    assert m.outcome == Outcome.PENDING
+    services.slip_enter(match=m, result=Result.of(winner=a[3]), by=organiser, confirmed=True)
+    m.refresh_from_db()
+    assert m.winner_id == a[3].pk
     assert AuditEvent.objects.filter(action="report.override", object_id=str(m.pk)).exists()
+
+
+def test_a_pod_slip_saying_what_the_reports_say_is_not_asked(organiser, pod):
+    _, _, m = pod
+    a = seats(m)
+    report_submit(m, a[0], winner=a[2])
+    services.slip_enter(match=m, result=Result.of(winner=a[2]), by=organiser)
+    m.refresh_from_db()
+    assert m.winner_id == a[2].pk
 
 
 def test_private_link_shows_pod_buttons_and_takes_a_report(client, pod):

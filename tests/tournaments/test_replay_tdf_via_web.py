@@ -147,7 +147,7 @@ def test_R_5_league_cup_replayed_through_the_staff_pages_matches_official_standi
                 _play(client, event, rnd, matches, regs)
             for reg in drops[number]:
                 url = reverse("staff:player_drop", args=[event.slug, reg.pk])
-                assert client.post(url).status_code == 302
+                assert client.post(url, {"confirm": "on"}).status_code == 302
 
     names = {p.userid: f"{p.firstname} {p.lastname}" for p in tournament.players}
     official = {

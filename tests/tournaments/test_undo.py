@@ -1,6 +1,7 @@
 """Undo, audited, within the rules' windows: discarding a round's pairings,
 swapping two players before a round starts, overriding a result every player reported
-(only with a reason), undoing the entry that completed a round."""
+(only with a reason) or one player's report (only once confirmed), undoing the entry
+that completed a round (only once confirmed)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tournaments import services
 from tournaments.errors import (
     AgreedResultOverride,
     InvalidInput,
+    ReportOverride,
     ResultConflict,
     RoundStateError,
 )
@@ -328,14 +330,130 @@ def test_a_held_agreed_result_also_needs_a_reason_to_override_but_not_to_accept(
     assert m.outcome == Outcome.DRAW
 
 
-def test_partial_reports_need_no_reason(event8, organiser):
+@pytest.fixture
+def one_report(event8, organiser):
+    """Round 1 started; only Player 001 of table 1 reported: Player 001 wins."""
     rnd = factories.round_in_order(event8, by=organiser)
     m = rnd.matches.get(table=1)
     ash, misty = (s.registration for s in m.seats.order_by("seat"))
     services.report_submit(match=m, registration=ash, result=Result.win(ash))
-    services.slip_enter(match=m, result=Result.win(misty), by=organiser)
+    return m, ash, misty
+
+
+def test_a_slip_against_one_players_report_is_asked_first_and_changes_nothing(
+    one_report, organiser
+):
+    m, ash, misty = one_report
+    with pytest.raises(ReportOverride) as asked:
+        services.slip_enter(match=m, result=Result.win(misty), by=organiser)
+    assert str(asked.value) == (
+        "Player 001 reported: Player 001 wins. Record Player 002 wins anyway?"
+    )
+    assert asked.value.reported == ("Player 001 reported: Player 001 wins",)
+    assert asked.value.entered == "Player 002 wins"
     m.refresh_from_db()
-    assert m.winner_id == misty.pk
+    assert (m.outcome, m.version) == (Outcome.PENDING, 0)
+    assert not AuditEvent.objects.filter(
+        action__in=("result.enter", "report.override"), object_id=str(m.pk)
+    ).exists()
+
+
+def test_a_confirmed_slip_over_one_report_needs_no_reason_and_logs_the_override(
+    one_report, organiser
+):
+    m, ash, misty = one_report
+    services.slip_enter(match=m, result=Result.win(misty), by=organiser, confirmed=True)
+    m.refresh_from_db()
+    assert (m.outcome, m.winner_id) == (Outcome.WIN, misty.pk)
+    override = AuditEvent.objects.get(action="report.override", object_id=str(m.pk))
+    assert override.reason == "A staff entry overrides the players' reports."
+    assert override.old == {ash.external_id: {"outcome": "win", "winner": ash.external_id}}
+
+
+def test_a_slip_saying_what_the_one_report_says_is_recorded_at_once(one_report, organiser):
+    m, ash, _ = one_report
+    services.slip_enter(match=m, result=Result.win(ash), by=organiser)
+    m.refresh_from_db()
+    assert (m.outcome, m.winner_id) == (Outcome.WIN, ash.pk)
+
+
+def test_a_reason_confirms_a_slip_over_one_report(one_report, organiser):
+    m, ash, misty = one_report
+    services.slip_enter(match=m, result=Result.draw(), by=organiser, reason="Judge saw it")
+    m.refresh_from_db()
+    assert m.outcome == Outcome.DRAW
+    assert AuditEvent.objects.get(action="report.override").reason == "Judge saw it"
+
+
+def test_a_slip_over_disagreeing_reports_names_the_report_it_contradicts(event8, organiser):
+    rnd = factories.round_in_order(event8, by=organiser)
+    m = rnd.matches.get(table=1)
+    ash, misty = (s.registration for s in m.seats.order_by("seat"))
+    services.report_submit(match=m, registration=ash, result=Result.win(ash))
+    services.report_submit(match=m, registration=misty, result=Result.draw())
+    with pytest.raises(ReportOverride) as asked:
+        services.slip_enter(match=m, result=Result.win(misty), by=organiser)
+    assert str(asked.value) == (
+        "Player 001 reported: Player 001 wins; Player 002 reported: tie. "
+        "Record Player 002 wins anyway?"
+    )
+    with pytest.raises(ReportOverride) as asked:
+        services.slip_enter(match=m, result=Result.draw(), by=organiser)
+    assert asked.value.reported == ("Player 001 reported: Player 001 wins",)
+    services.dispute_resolve(match=m, result=Result.draw(), reason="Both agreed", by=organiser)
+    m.refresh_from_db()
+    assert m.outcome == Outcome.DRAW  # a dispute's decision carries its reason: no question
+
+
+def test_a_players_own_agreeing_report_is_never_asked(one_report):
+    m, ash, misty = one_report
+    services.report_submit(match=m, registration=misty, result=Result.win(ash))
+    m.refresh_from_db()
+    assert (m.outcome, m.winner_id) == (Outcome.WIN, ash.pk)
+
+
+def test_round_page_asks_to_confirm_a_slip_over_one_report(client, one_report, organiser, event8):
+    m, ash, misty = one_report
+    client.force_login(organiser)
+    url = reverse("staff:match_result", args=[event8.slug, m.pk])
+    slip = {"result": "p2", "version": m.version}
+    asked = client.post(url, slip, HTTP_HX_REQUEST="true")
+    page = asked.content.decode()
+    assert asked.status_code == 409
+    assert (
+        '<p class="error" role="alert">Player 001 reported: Player 001 wins. '
+        "Record Player 002 wins anyway?</p>" in page
+    )
+    assert '<input type="hidden" name="result" value="p2">' in page
+    assert '<input type="hidden" name="confirm_override" value="1">' in page
+    assert 'name="reason"' not in page  # no reason asked for a single report
+    assert "Record it anyway" in page
+    m.refresh_from_db()
+    assert m.outcome == Outcome.PENDING
+    done = client.post(url, {**slip, "confirm_override": "1"}, HTTP_HX_REQUEST="true")
+    assert done.status_code == 200
+    m.refresh_from_db()
+    assert (m.outcome, m.winner_id) == (Outcome.WIN, misty.pk)
+    assert 'name="confirm_override"' not in done.content.decode()
+
+
+def test_without_javascript_the_single_report_question_is_a_page(
+    client, one_report, organiser, event8
+):
+    m, _, _ = one_report
+    client.force_login(organiser)
+    url = reverse("staff:match_result", args=[event8.slug, m.pk])
+    asked = client.post(url, {"result": "draw", "version": m.version})
+    assert asked.status_code == 409
+    page = asked.content.decode()
+    assert "<h1>Override a player's report?" in page
+    assert "Player 001 reported: Player 001 wins. Record tie anyway?" in page
+    m.refresh_from_db()
+    assert m.outcome == Outcome.PENDING
+    done = client.post(url, {"result": "draw", "version": m.version, "confirm_override": "1"})
+    assert done.status_code == 302
+    m.refresh_from_db()
+    assert m.outcome == Outcome.DRAW
 
 
 def test_round_page_asks_for_the_reason_then_overrides(client, agreed, organiser, event8):
@@ -458,7 +576,8 @@ def test_round_page_offers_undo_until_the_next_round_is_paired(
     assert "Undo last entry (table 4)" in page
     last = completed.matches.get(table=4)
     undo = reverse("staff:round_undo_last", args=[event8.slug, completed.pk])
-    response = client.post(undo, {"match": last.pk, "version": last.version}, follow=True)
+    slip = {"match": last.pk, "version": last.version, "confirm": "on"}
+    response = client.post(undo, slip, follow=True)
     text = response.content.decode()
     assert "Table 4 is not reported any more: round 1 is in progress again." in text
     assert "Undo last entry" not in text
@@ -468,8 +587,57 @@ def test_round_page_offers_undo_until_the_next_round_is_paired(
     round_pair(event=event8, group="open", by=organiser, seed=1)
     assert "Undo last entry" not in client.get(url).content.decode()
     last.refresh_from_db()
-    refused = client.post(undo, {"match": last.pk, "version": last.version}, follow=True)
+    refused = client.post(undo, {**slip, "version": last.version}, follow=True)
     assert "Round 2 is already paired" in refused.content.decode()
+
+
+def test_undo_last_entry_asks_first_and_without_the_tick_nothing_changes(
+    client, completed, organiser, event8
+):
+    client.force_login(organiser)
+    last = completed.matches.get(table=4)
+    first, second = (s.registration.player.name for s in last.seats.order_by("seat"))
+    undo = reverse("staff:round_undo_last", args=[event8.slug, completed.pk])
+    round_page = client.get(reverse("staff:round", args=[event8.slug, completed.pk]))
+    assert f'<form method="get" action="{undo}" class="inline-form" id="undo-last">' in (
+        round_page.content.decode()
+    )
+    asked = client.get(undo, {"match": last.pk, "version": last.version})
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert "<h1>Undo the last entry?" in page
+    assert f"{first} vs {second}: <strong data-recorded>{first} wins</strong>" in page
+    assert '<input type="checkbox" name="confirm" required>' in page
+    assert f'<input type="hidden" name="version" value="{last.version}">' in page
+    refused = client.post(undo, {"match": last.pk, "version": last.version, "reason": "oops"})
+    page = refused.content.decode()
+    assert refused.status_code == 200
+    assert "Nothing was undone: tick “Yes, undo this entry” to confirm." in page
+    assert 'value="oops"' in page  # the reason typed is kept
+    last.refresh_from_db()
+    completed.refresh_from_db()
+    assert (last.outcome, completed.status) == (Outcome.WIN, RoundStatus.COMPLETE)
+    assert not AuditEvent.objects.filter(action__in=("result.undo", "round.reopen")).exists()
+    done = client.post(
+        undo, {"match": last.pk, "version": last.version, "reason": "oops", "confirm": "on"}
+    )
+    assert done.status_code == 302
+    last.refresh_from_db()
+    assert last.outcome == Outcome.PENDING
+    assert AuditEvent.objects.get(action="result.undo").reason == "oops"
+
+
+def test_the_undo_question_says_when_the_next_round_is_paired_meanwhile(
+    client, completed, organiser, event8
+):
+    client.force_login(organiser)
+    last = completed.matches.get(table=4)
+    round_pair(event=event8, group="open", by=organiser, seed=1)
+    undo = reverse("staff:round_undo_last", args=[event8.slug, completed.pk])
+    asked = client.get(undo, {"match": last.pk, "version": last.version}, follow=True)
+    assert "Round 2 is already paired" in asked.content.decode()
+    last.refresh_from_db()
+    assert last.outcome == Outcome.WIN
 
 
 def test_the_htmx_answer_to_the_last_slip_offers_the_undo(client, event8, organiser):

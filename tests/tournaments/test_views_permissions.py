@@ -40,7 +40,8 @@ STAFF_URLS = [
     ("staff:players", "get", (), OPERATE, 200),
     ("staff:player_add", "post", (), OPERATE, 200),
     ("staff:players_import", "post", (), OPERATE, 200),
-    ("staff:player_drop", "post", ("registration_id",), OPERATE, 302),
+    ("staff:player_drop", "get", ("registration_id",), OPERATE, 200),  # the question
+    ("staff:player_drop", "post", ("registration_id",), OPERATE, 200),  # no confirmation
     ("staff:player_link", "get", ("registration_id",), OPERATE, 200),
     ("staff:player_link_reset", "post", ("registration_id",), OPERATE, 302),
     ("staff:pair", "post", (), OPERATE, 302),
@@ -51,6 +52,7 @@ STAFF_URLS = [
     ("staff:round_discard", "post", ("round_id",), OPERATE, 302),
     ("staff:round_swap", "post", ("round_id",), OPERATE, 302),  # an empty form: a message
     ("staff:round_undo_last", "post", ("round_id",), OPERATE, 302),  # an empty form
+    ("staff:round_undo_last", "get", ("round_id",), OPERATE, 302),  # no table: a message
     ("staff:print_pairings", "get", ("round_id",), OPERATE, 200),
     ("staff:print_slips", "get", ("round_id",), OPERATE, 200),
     ("staff:round_repair", "get", ("round_id",), OPERATE, 200),

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from tests import factories
 from tournaments import services
-from tournaments.models import Outcome, Registration
+from tournaments.models import AuditEvent, Outcome, Registration
 
 
 @pytest.fixture
@@ -92,18 +92,48 @@ def test_a_bad_csv_line_is_marked_and_nothing_is_added(staff_client, event):
 def test_dropping_a_player(staff_client, event8):
     reg = event8.registrations.order_by("pk").first()
     response = staff_client.post(
-        reverse("staff:player_drop", args=[event8.slug, reg.pk]), follow=True
+        reverse("staff:player_drop", args=[event8.slug, reg.pk]),
+        {"reason": "went home", "confirm": "on"},
+        follow=True,
     )
     reg.refresh_from_db()
     assert reg.dropped_after_round == 0
     assert f"{reg.player.name} dropped after round 0." in response.content.decode()
 
 
+def test_the_drop_button_asks_first_and_without_the_tick_nothing_changes(staff_client, event8):
+    reg = event8.registrations.order_by("pk").first()
+    url = reverse("staff:player_drop", args=[event8.slug, reg.pk])
+    players = staff_client.get(reverse("staff:players", args=[event8.slug])).content.decode()
+    assert f'<form method="get" action="{url}">' in players
+    assert "data-confirm" not in players  # the question needs no JavaScript
+    asked = staff_client.get(url)
+    page = asked.content.decode()
+    assert asked.status_code == 200
+    assert f"<h1>Drop {reg.player.name}?</h1>" in page
+    assert '<input type="checkbox" name="confirm" required id="id_confirm">' in page
+    refused = staff_client.post(url, {"reason": "went home"})
+    page = refused.content.decode()
+    assert refused.status_code == 200
+    assert f"{reg.player.name} was not dropped: tick “Yes, drop this player” to confirm." in page
+    assert 'value="went home"' in page  # the reason typed is kept
+    reg.refresh_from_db()
+    assert reg.dropped_after_round is None
+    assert not AuditEvent.objects.filter(action="registration.drop").exists()
+
+
+def test_the_players_own_page_drops_only_with_the_tick(staff_client, event8):
+    reg = event8.registrations.order_by("pk").first()
+    page = staff_client.get(reverse("staff:player", args=[event8.slug, reg.pk])).content.decode()
+    assert 'name="confirm" required id="drop_confirm"' in page
+    assert "Yes, drop this player" in page
+
+
 def test_dropping_twice_shows_the_services_refusal(staff_client, event8, organiser):
     reg = event8.registrations.order_by("pk").first()
     services.registration_drop(registration=reg, by=organiser)
     response = staff_client.post(
-        reverse("staff:player_drop", args=[event8.slug, reg.pk]), follow=True
+        reverse("staff:player_drop", args=[event8.slug, reg.pk]), {"confirm": "on"}, follow=True
     )
     assert "already dropped" in response.content.decode()
 

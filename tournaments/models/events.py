@@ -221,6 +221,16 @@ class Event(models.Model):
         return self.rules.best_of(self.options)
 
     @property
+    def phase_label(self) -> str:
+        """The event's phase in the visitor's language, as the staff dashboard heads it:
+        its status ("Registration", "Swiss rounds", "Top cut", "Finished"), except
+        "Check-in closed" from closing check-in until round 1 is paired (the status
+        reads Registration until a round exists)."""
+        if self.status == EventStatus.REGISTRATION and self.checkin_closed_at is not None:
+            return str(_("Check-in closed"))
+        return str(self.get_status_display())
+
+    @property
     def collects_decklists(self) -> bool:
         """Whether players hand in deck lists (P-POST-5): the
         organiser's setting, else the ruleset's default (``DeckRules.required_by_default``:

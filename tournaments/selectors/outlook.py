@@ -2,7 +2,10 @@
 ``CutOutlook.data`` (``pairings.outlook_services.outlook_json``) read through the
 event's reverse relations, so this module needs neither ``standings`` nor ``pairings``.
 
-Wording rules: a proven verdict reads "in" / "out"; an estimate is a whole percentage,
+Wording rules: a proven verdict reads "in" / "out"; a player who dropped or was
+disqualified since the outlook was computed reads "dropped" / "disqualified" at once
+(:func:`withdrawn_view`: the stored outlook stays, the pages check the registration);
+an estimate is a whole percentage,
 never 100 % or 0 % ("over 99 %", "under 1 %"; :func:`percent` is the one place they are
 worded); what the next round changes is said only where the figure, as shown, moves the
 way the result would move it (:func:`_next_round`); how often a final record made the cut
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Subquery
+from django.db.models import Q, Subquery
 from django.db.models.fields.json import KeyTransform
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -25,6 +28,8 @@ from django.utils.translation import ngettext, pgettext
 from ..models import DivisionCode, Registration
 
 IN, OUT = "in", "out"
+#: Verdicts of a player out of the running whatever the outlook says (:func:`withdrawn_view`).
+DROPPED, DISQUALIFIED = "dropped", "disqualified"
 TOP_CUT, DAY2 = "top-cut", "day2"
 #: A final record's share is told out of this many simulated endings.
 ENDINGS = 20
@@ -87,7 +92,8 @@ def cut_label(kind: str, places: int, flight: int | None = None) -> str:
 class ChanceView:
     """One player's outlook for one cut. text: ``"in"``, ``"out"`` or a percentage;
     sentence: the whole line for the player's page ("Top 8: 64 % — a win next round
-    makes it 97 %."); verdict: ``in`` / ``out`` / ``open``."""
+    makes it 97 %."); verdict: ``in`` / ``out`` / ``open``, or ``dropped`` /
+    ``disqualified`` (:func:`withdrawn_view`)."""
 
     kind: str
     label: str
@@ -143,6 +149,40 @@ def _next_round(chance: dict[str, Any], label: str, text: str) -> str:
     if hurts:
         return _("%(cut)s: %(chance)s — a loss next round makes it %(loss)s.") % values
     return _("%(cut)s: %(chance)s.") % values
+
+
+def withdrawn_view(view: ChanceView, why: str) -> ChanceView:
+    """``view`` for a player who is out of the running since the outlook was computed:
+    ``why`` is :data:`DROPPED` (P-SW-6: never paired again) or :data:`DISQUALIFIED`; the
+    cell reads "dropped" / "disqualified", the player's line "Top 4: out of the running —
+    you dropped." Undoing the drop shows ``view`` again, as stored."""
+    values = {"cut": view.label}
+    if why == DISQUALIFIED:
+        text = pgettext("cut outlook", "disqualified")
+        sentence = _("%(cut)s: out of the running — you were disqualified.") % values
+    else:
+        text = pgettext("cut outlook", "dropped")
+        sentence = _("%(cut)s: out of the running — you dropped.") % values
+    return ChanceView(view.kind, view.label, why, text, sentence)
+
+
+def withdrawn_why(reg: Registration) -> str:
+    """:data:`DISQUALIFIED`, :data:`DROPPED` or "" (still in) for ``reg``, as it is now."""
+    if reg.disqualified:
+        return DISQUALIFIED
+    return DROPPED if reg.dropped_after_round is not None else ""
+
+
+def withdrawn_players(event_id: int) -> dict[str, str]:
+    """The players of the event out of the running now, by their id in files
+    (``external_id``): ``{id: DROPPED or DISQUALIFIED}``. 1 query."""
+    rows = Registration.objects.filter(event_id=event_id).filter(
+        Q(dropped_after_round__isnull=False) | Q(disqualified=True)
+    )
+    return {
+        external_id: DISQUALIFIED if disqualified else DROPPED
+        for external_id, disqualified in rows.values_list("external_id", "disqualified")
+    }
 
 
 @dataclass(frozen=True)
@@ -215,12 +255,20 @@ def _cut(cut: dict[str, Any]) -> CutView:
     return CutView(heading, meta, tuple(shown))
 
 
-def outlook_for_public(data: dict[str, Any] | None) -> OutlookView | None:
-    """A stored outlook (``CutOutlook.data``) for the public standings, or None."""
+def outlook_for_public(
+    data: dict[str, Any] | None, withdrawn: dict[str, str] | None = None
+) -> OutlookView | None:
+    """A stored outlook (``CutOutlook.data``) for the public standings, or None.
+    ``withdrawn``: the players out of the running now (:func:`withdrawn_players`), whose
+    cells read "dropped" / "disqualified" whatever was simulated."""
     if not data:
         return None
+    out = withdrawn or {}
     cells = {
-        pid: {kind.replace("-", "_"): chance_view(kind, c) for kind, c in chances.items()}
+        pid: {
+            kind.replace("-", "_"): _as_now(chance_view(kind, c), out.get(pid, ""))
+            for kind, c in chances.items()
+        }
         for pid, chances in data.get("players", {}).items()
     }
     return OutlookView(
@@ -230,10 +278,16 @@ def outlook_for_public(data: dict[str, Any] | None) -> OutlookView | None:
     )
 
 
+def _as_now(view: ChanceView, why: str) -> ChanceView:
+    return withdrawn_view(view, why) if why else view
+
+
 def outlook_for_player(reg: Registration) -> list[ChanceView]:
     """The player's outlook lines (top cut first, then Day 2) from the outlook of the
     event's latest standings snapshot; empty when there is none (not computed yet,
-    nothing left to simulate, or the player is no longer in). 1 query."""
+    nothing left to simulate, or the player is no longer in). A player who has dropped
+    or was disqualified reads so on every line at once (:func:`withdrawn_view`, from
+    ``reg`` as loaded), not after the next simulation. 1 query."""
     latest = reg.event.standings.order_by("-computed_at", "-id").values("pk")[:1]
     mine = (
         reg.event.outlooks.filter(snapshot=Subquery(latest))
@@ -244,6 +298,8 @@ def outlook_for_player(reg: Registration) -> list[ChanceView]:
     if not mine:
         return []
     order = {TOP_CUT: 0, DAY2: 1}
+    why = withdrawn_why(reg)
     return [
-        chance_view(kind, c) for kind, c in sorted(mine.items(), key=lambda kv: order.get(kv[0], 2))
+        _as_now(chance_view(kind, c), why)
+        for kind, c in sorted(mine.items(), key=lambda kv: order.get(kv[0], 2))
     ]

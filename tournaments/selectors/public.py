@@ -11,7 +11,14 @@ from django.utils.translation import gettext as _
 
 from ..models import Event, MatchSeat, Registration, Round
 from ..search import name_matches, query_words
-from .rounds import ELIMINATION_PHASES, PUBLIC_STATUSES, RoundView, TableMarks, _round_views
+from .rounds import (
+    ELIMINATION_PHASES,
+    PUBLIC_STATUSES,
+    RoundView,
+    TableMarks,
+    _round_views,
+    match_heading,
+)
 
 
 def current_public_rounds(event: Event) -> list[Round]:
@@ -56,8 +63,8 @@ class NameEntry(TableMarks):
 def _name_entries(rounds: Iterable[RoundView]) -> Iterator[tuple[int, NameEntry]]:
     """``(registration id, entry)`` for every seat of ``rounds``, in table order."""
     for r in rounds:
-        label = f"{r.group_label} · " + _("Round %(number)s") % {"number": r.number}
         for m in r.matches:
+            label = f"{r.group_label} · {match_heading(r, m)}"  # a top cut's "Semi-finals"
             for n, s in enumerate(m.seats, start=1):
                 others = ", ".join(o.name for o in m.seats if o is not s)
                 note = _("Bye") if m.is_bye else (_("Late-entry loss") if m.is_late_loss else "")
@@ -112,7 +119,8 @@ def seats_for_public(event: Event, rounds: Sequence[Round]) -> list[RoundView]:
 
 def table_for_player(registration: Registration) -> list[NameEntry]:
     """Where ``registration`` sits in the current published rounds (empty: not seated),
-    without loading the other tables. 4 queries."""
+    without loading the other tables. 5 queries, whatever the event size; one more in a
+    top cut (the stage's size)."""
     rounds = current_public_rounds(registration.event)
     match_ids = list(
         MatchSeat.objects.filter(round__in=rounds, registration=registration).values_list(

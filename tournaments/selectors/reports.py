@@ -19,6 +19,7 @@ from .rounds import (
     _round_views,
     draw_word,
     match_for_staff,
+    match_heading,
 )
 
 
@@ -35,20 +36,19 @@ class ReportLine:
     winner_name: str = ""
     score: str = ""
 
-    def seen_by(self, viewer_id: int) -> tuple[str, str]:
-        """(who reported, what) as the player ``viewer_id`` reads it, so every line says
-        whom it is about: ("You", "you win 2-1-0"), ("Misty Elm", "Misty Elm wins, you
-        lose"). A drawn match or double loss reads as reported."""
-        who = _("You") if self.registration_id == viewer_id else self.name
+    def seen_by(self, viewer_id: int) -> str:
+        """What was reported as the player ``viewer_id`` reads it, so every line says
+        whom it is about: "you win 2-1-0", "Misty Elm wins, you lose". A drawn match or
+        double loss reads as reported. Who reported is the page's whole sentence
+        ("You reported: …", "Misty Elm reported: …"), never a pronoun joined to a verb."""
         if self.winner_id is None:
-            return who, self.text
+            return self.text
         if self.winner_id == viewer_id:
-            return who, _("you win%(score)s") % {"score": self.score}
-        text = _("%(name)s wins%(score)s, you lose") % {
+            return _("you win%(score)s") % {"score": self.score}
+        return _("%(name)s wins%(score)s, you lose") % {
             "name": self.winner_name,
             "score": self.score,
         }
-        return who, text
 
 
 @dataclass(frozen=True)
@@ -189,13 +189,15 @@ class PastRound:
     """One of a player's earlier rounds: its number, table (None for a bye), the
     opponents' names (none for a bye), the result from the player's side as text and as
     a key for pages and tests whatever the language (``won``, ``lost``, ``draw``,
-    ``bye``, ``loss``, ``double-loss``, ``pending``)."""
+    ``bye``, ``loss``, ``double-loss``, ``pending``), and its heading as players call it
+    ("Round 3", a top cut's "Semi-finals": ``RoundView.heading``)."""
 
     number: int
     table: int | None
     opponents: tuple[str, ...]
     result: str
     key: str = ""
+    heading: str = ""
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,7 @@ class PlayerPage:
     summary: ReportSummary | None
     mine: str
     history: tuple[PastRound, ...]
+    heading: str = ""  # the current round as players call it (``rounds.match_heading``)
 
 
 def _result_for(m: MatchView, reg_id: int) -> str:
@@ -230,7 +233,9 @@ def _result_key(m: MatchView, reg_id: int) -> str:
 
 
 def page_for_player(reg: Registration) -> PlayerPage:
-    """The private page of one registration. At most 9 queries, whatever the event size."""
+    """The private page of one registration. At most 9 queries, whatever the event size
+    (two more once top-cut rounds are among them: their stage is counted over the whole
+    round, ``RoundView.bracket``)."""
     seats = list(
         MatchSeat.objects.filter(registration=reg, round__status__in=PUBLIC_STATUSES)
         .select_related("round")
@@ -251,6 +256,7 @@ def page_for_player(reg: Registration) -> PlayerPage:
             tuple(s.name for s in v.matches[0].seats if s.registration_id != reg.pk),
             _result_for(v.matches[0], reg.pk),
             _result_key(v.matches[0], reg.pk),
+            match_heading(v, v.matches[0]),
         )
         for v in past
         if v.matches
@@ -266,7 +272,7 @@ def page_for_player(reg: Registration) -> PlayerPage:
         next((x.text for x in summary.lines if x.registration_id == reg.pk), "") if summary else ""
     )
     view = _round_views(reg.event, [current], records=False, match_ids=[])[0]
-    return PlayerPage(view, match, summary, mine, history)
+    return PlayerPage(view, match, summary, mine, history, match_heading(view, match))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,17 @@ from django.utils.translation import gettext as _
 
 from ..clock import minutes_text
 from ..groups import group_label
-from ..models import Event, Match, MatchSeat, Outcome, Phase, Round, RoundStatus, Seating
+from ..models import (
+    Event,
+    Match,
+    MatchKind,
+    MatchSeat,
+    Outcome,
+    Phase,
+    Round,
+    RoundStatus,
+    Seating,
+)
 from ..multiplayer import match_points_rule
 from .names import seat_name, seat_twin
 
@@ -53,6 +63,21 @@ class TableMarks:
         return self.seating == Seating.FIXED_NOT_TOP
 
 
+def result_games(games: Sequence[int] | None, winner_seat: int | None) -> str:
+    """A match's game record as its result is worded (M-MATCH-1): ``games`` is stored in
+    seat order ``(wins of seat 1, wins of seat 2, drawn games)``; ``winner_seat`` the
+    winner's index among the two seats (0 or 1), whose games come first, so a winner's
+    score never reads as a loss: ``([1, 2, 0], 1)`` → ``"2-1-0"``. None (a drawn match,
+    a double loss) keeps the order as recorded: ``([1, 1, 1], None)`` → ``"1-1-1"``.
+    No record → ``""``. Only for words: files keep the seat order."""
+    if not games:
+        return ""
+    first, second, *drawn = games
+    if winner_seat == 1:
+        first, second = second, first
+    return "-".join(map(str, (first, second, *drawn)))
+
+
 @dataclass(frozen=True)
 class MatchView(TableMarks):
     """One table of a round as the pages show it."""
@@ -72,6 +97,7 @@ class MatchView(TableMarks):
     draw_word: str = "Draw"  # the ruleset's word for a drawn match ("Tie", "Draw")
     seating: str = ""  # "fixed" / "fixed-not-top" (Match.seating)
     feature_table: str = ""  # the feature table's name, "" when not featured
+    third_place: bool = False  # the 3rd/4th place playoff beside a final (P-TC-4, P-SE-6)
 
     @property
     def extension_text(self) -> str:
@@ -122,13 +148,49 @@ class MatchView(TableMarks):
 
     @property
     def result_text(self) -> str:
+        """The result in words, a game record with the winner's games first ("Alice
+        Moreno wins 2-1-0" when Alice sits second and won 2-1: M-MATCH-1); a drawn match's
+        record as recorded ("Draw 1-1-1"); "Not reported"."""
         if self.outcome == Outcome.WIN:
-            winner = next(s.name for s in self.seats if s.registration_id == self.winner_id)
-            return _("%(name)s wins") % {"name": winner} + (f" {self.score}" if self.games else "")
+            order = [s.registration_id for s in self.seats]
+            seat = order.index(self.winner_id) if self.winner_id in order else None
+            winner = self.seats[seat].name if seat is not None else ""
+            games = result_games(self.games, seat)
+            return _("%(name)s wins") % {"name": winner} + (f" {games}" if games else "")
         words: dict[str, str] = {Outcome.DRAW: self.draw_word, Outcome.PENDING: _("Not reported")}
         return words.get(self.outcome, str(Outcome(self.outcome).label)) + (
             f" {self.score}" if self.games and self.outcome == Outcome.DRAW else ""
         )
+
+
+@dataclass(frozen=True)
+class BracketSize:
+    """An elimination round's size, counted over all of its tables whichever of them a
+    page read (a player's page reads only their own), the 3rd/4th place playoff left out
+    (P-TC-4, P-SE-6: it is played beside the final): ``tables`` (byes included),
+    ``seated`` players (byes included), head-to-head ``matches`` (no bye, no pod) and
+    ``pods`` (3–5 seats, MP-SE-1)."""
+
+    tables: int = 0
+    seated: int = 0
+    matches: int = 0
+    pods: int = 0
+
+
+def _bracket_sizes(seats: Iterable[tuple[int, int]]) -> dict[int, BracketSize]:
+    """``{round id: BracketSize}`` from ``(round id, match id)`` per seated player of
+    the rounds' bracket tables (3rd/4th place playoffs already left out)."""
+    per_match: dict[tuple[int, int], int] = defaultdict(int)
+    for round_id, match_id in seats:
+        per_match[(round_id, match_id)] += 1
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for (round_id, _match), n in per_match.items():
+        c = counts[round_id]
+        c[0] += 1
+        c[1] += n
+        c[2] += n == 2
+        c[3] += n > 2
+    return {r: BracketSize(*c) for r, c in counts.items()}
 
 
 @dataclass(frozen=True)
@@ -145,6 +207,7 @@ class RoundView:
     status_label: str
     matches: tuple[MatchView, ...]
     notes: tuple[str, ...] = ()  # the pairing engine's notes for staff (Round.notes)
+    bracket: BracketSize = BracketSize()  # an elimination round's size (stage_label)
 
     @property
     def results_missing(self) -> int:
@@ -168,14 +231,23 @@ class RoundView:
     @property
     def stage_label(self) -> str:
         """Elimination rounds by size, in the visitor's language: "Final", "Semi-finals",
-        "Quarter-finals", "Top 16" (no English left on Spanish pages)."""
-        if any(m.is_pod for m in self.matches):  # pod cuts (MP-SE-1): one pod is the final
-            seated = sum(len(m.seats) for m in self.matches)  # the byes are in the round
-            final = len(self.matches) == 1  # one pod and no bye (not top 7's first pod)
-            return _("Final") if final else _("Top %(size)s") % {"size": seated}
-        n = sum(1 for m in self.matches if m.is_slip)
+        "Quarter-finals", "Top 16" (no English left on Spanish pages), from the round's
+        ``bracket`` (so a page that read one table names the stage as the bracket does;
+        the final beside its 3rd/4th place playoff is the "Final")."""
+        size = self.bracket
+        if size.pods:  # pod cuts (MP-SE-1): one pod is the final
+            final = size.tables == 1  # one pod and no bye (not top 7's first pod)
+            return _("Final") if final else _("Top %(size)s") % {"size": size.seated}
         names = {1: _("Final"), 2: _("Semi-finals"), 4: _("Quarter-finals")}
-        return names.get(n) or _("Top %(size)s") % {"size": 2 * n}
+        return names.get(size.matches) or _("Top %(size)s") % {"size": 2 * size.matches}
+
+    @property
+    def heading(self) -> str:
+        """The round as players call it: its stage in an elimination round ("Semi-finals"),
+        else "Round 5"."""
+        if self.is_elimination:
+            return self.stage_label
+        return _("Round %(number)s") % {"number": self.number}
 
 
 def _records(
@@ -253,7 +325,16 @@ def _match_view(
         draw_word=draw,
         seating=m.seating,
         feature_table=m.feature_table,
+        third_place=m.kind == MatchKind.THIRD_PLACE,
     )
+
+
+def match_heading(rnd: RoundView, match: MatchView | None) -> str:
+    """A table's round as its players call it: "Round 5", a top cut's stage
+    ("Semi-finals", "Final"), and beside the final the "3rd/4th place playoff"."""
+    if match is not None and match.third_place:
+        return str(MatchKind.THIRD_PLACE.label)
+    return rnd.heading
 
 
 def _table_order(m: Match) -> tuple[bool, bool, int]:
@@ -268,7 +349,8 @@ def _round_views(
     match_ids: Sequence[int] | None = None,
 ) -> list[RoundView]:
     """RoundViews for ``rounds`` of one event (only ``match_ids`` when given): two queries
-    for the tables, one for the records before each round."""
+    for the tables, one for the records before each round, and with ``match_ids`` one
+    for the size of the elimination rounds among them (``RoundView.stage_label``)."""
     if not rounds:
         return []
     matches = Match.objects.filter(round__in=rounds)
@@ -289,6 +371,8 @@ def _round_views(
     for s in seats.order_by("match_id", "seat"):
         by_match[s.match_id].append(s)
     history = _records(event, {r.group_id: r.number for r in rounds}) if records else {}
+    read = [m for ms in by_round.values() for m in ms] if match_ids is None else None
+    sizes = _round_sizes(rounds, read, by_match)
     prefetch_related_objects(rounds, "group__divisions")
     points = match_points_rule(event)  # MP-PTS-1: 2n − 1 per win in pod events
     draw = draw_word(event)
@@ -307,9 +391,35 @@ def _round_views(
                 for m in sorted(by_round[r.pk], key=_table_order)
             ),
             tuple(r.notes or ()),
+            sizes.get(r.pk, BracketSize()),
         )
         for r in rounds
     ]
+
+
+def _round_sizes(
+    rounds: Sequence[Round],
+    matches: Iterable[Match] | None,
+    by_match: dict[int, list[MatchSeat]],
+) -> dict[int, BracketSize]:
+    """The size of each elimination round of ``rounds``: from ``matches`` (every table of
+    the rounds, read already: no query) or, when only some tables were read (None), one
+    query over the rounds' seats. No query when no round is an elimination round."""
+    elimination = [r for r in rounds if r.phase in ELIMINATION_PHASES]
+    if not elimination:
+        return {}
+    if matches is not None:
+        ids = {r.pk for r in elimination}
+        return _bracket_sizes(
+            (m.round_id, m.pk)
+            for m in matches
+            if m.round_id in ids and m.kind != MatchKind.THIRD_PLACE
+            for _seat in by_match[m.pk]
+        )
+    seats = MatchSeat.objects.filter(round__in=elimination).exclude(
+        match__kind=MatchKind.THIRD_PLACE
+    )
+    return _bracket_sizes(seats.values_list("round_id", "match_id"))
 
 
 def views_in_language(

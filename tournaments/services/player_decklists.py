@@ -30,7 +30,8 @@ from rulesets.decklists import ANY_DECK, DeckList, DeckListError, DeckRules, Sec
 from ..actors import Actor
 from ..errors import DecklistRefused, InvalidInput
 from ..models import Event, EventStatus, Registration, RoundStatus
-from ..selectors.names import with_shown_names
+from ..public_pages import public_pages_changed
+from ..selectors.names import registration_name, with_shown_names
 from ..stored_text import shown
 from .audit import audit_log
 
@@ -42,6 +43,34 @@ def deck_rules(event: Event) -> DeckRules:
     """The deck rules lists of ``event`` are checked by: its ruleset's, or any readable
     list for a ruleset that declares none (``rulesets.decklists.ANY_DECK``)."""
     return event.rules.decklist or ANY_DECK
+
+
+def _example_line(event: Event) -> str:
+    """A card line of ``event``'s game ("4 Lightning Bolt"), or "" when its ruleset
+    declares none (``Ruleset.deck_example``)."""
+    example = event.rules.deck_example
+    return example.line if example else ""
+
+
+def decklist_help(event: Event) -> str:
+    """How to write a list for ``event``, in the reader's language, from its ruleset's
+    example (``Ruleset.deck_example``): "One line per card: the count, then the name (4
+    Lightning Bolt). Set codes may stay ((2XM) 141). A Sideboard header starts the
+    sideboard." — the example, the set codes and the sideboard each only where the game
+    has them (a Pokémon deck has no sideboard)."""
+    example = event.rules.deck_example
+    if example:
+        sentences = [
+            gettext("One line per card: the count, then the name (%(example)s).")
+            % {"example": example.line}
+        ]
+    else:
+        sentences = [gettext("One line per card: the count, then the name.")]
+    if example and example.set_codes:
+        sentences.append(gettext("Set codes may stay (%(codes)s).") % {"codes": example.set_codes})
+    if deck_rules(event).sideboard_max != 0:
+        sentences.append(gettext("A Sideboard header starts the sideboard."))
+    return " ".join(sentences)
 
 
 @dataclass(frozen=True)
@@ -93,8 +122,12 @@ def decklist_check(event: Event, text: str) -> DeckList:
     reader's language, or InvalidInput for an empty or overlong text."""
     text = text.strip()
     if not text:
+        example = _example_line(event)
         raise InvalidInput(
-            gettext("Paste or type your list: one line per card, like 4 Pikachu ex.")
+            gettext("Paste or type your list: one line per card, like %(example)s.")
+            % {"example": example}
+            if example
+            else gettext("Paste or type your list: one line per card, the count then the name.")
         )
     if len(text) > MAX_CHARS:
         raise InvalidInput(
@@ -102,7 +135,7 @@ def decklist_check(event: Event, text: str) -> DeckList:
             % {"chars": len(text), "limit": MAX_CHARS}
         )
     try:
-        return deck_rules(event).validate(text)
+        return deck_rules(event).validate(text, _example_line(event))
     except DeckListError as e:
         raise DecklistRefused([shown(p.message) for p in e.problems]) from None
 
@@ -145,13 +178,27 @@ def decklist_submit(
 def decklist_reopen(*, registration: Registration, by: Actor, reopen: bool = True) -> Registration:
     """Staff reopen one player's list after the deadline (``reopen``: they may submit it
     once more; their next submission locks it again), or lock it again (``reopen=False``).
-    Audited (``decklist.reopen`` / ``decklist.lock``). Raises InvalidInput when the event
-    collects no lists or is finished."""
-    reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
+    Only a list handed in is reopened: a reopening is for one correction, and a missing
+    list is typed in by staff (``decklist_record``). Audited (``decklist.reopen`` /
+    ``decklist.lock``). Raises InvalidInput when the event collects no lists or is
+    finished, or to reopen a list the player never handed in."""
+    reg = (
+        Registration.objects.select_for_update()
+        .select_related("event", "player")
+        .get(pk=registration.pk)
+    )
     if not reg.event.collects_decklists:
         raise InvalidInput(gettext("This event does not collect deck lists."))
     if reg.event.status == EventStatus.FINISHED:
         raise InvalidInput(gettext("The event is finished."))
+    if reopen and reg.decklist_received_at is None:
+        raise InvalidInput(
+            gettext(
+                "%(name)s has not handed in a deck list: there is none to reopen. "
+                "Type in a list handed in on paper with Received."
+            )
+            % {"name": registration_name(reg)}
+        )
     if reg.decklist_reopened != reopen:
         reg.decklist_reopened = reopen
         reg.save(update_fields=["decklist_reopened"])
@@ -163,7 +210,8 @@ def decklist_reopen(*, registration: Registration, by: Actor, reopen: bool = Tru
 @transaction.atomic
 def decklist_deadline_set(*, event: Event, by: Actor, deadline: dt.datetime | None) -> Event:
     """Set (or clear: None) the time until which players submit and edit their lists.
-    Audited (``decklist.deadline``) with the old and new times (ISO 8601)."""
+    Audited (``decklist.deadline``) with the old and new times (ISO 8601); the players'
+    open pages show the new time (:func:`_players_pages_changed`)."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     old = ev.decklist_deadline
     if old != deadline:
@@ -176,7 +224,16 @@ def decklist_deadline_set(*, event: Event, by: Actor, deadline: dt.datetime | No
             old={"deadline": old.isoformat() if old else None},
             new={"deadline": deadline.isoformat() if deadline else None},
         )
+        _players_pages_changed(ev)
     return ev
+
+
+def _players_pages_changed(event: Event) -> None:
+    """The deck list card of every player's page changes (it appears, goes, or says
+    another deadline): the players' pages follow the public notice (``sse:public``,
+    spread over the seconds the server asks for), which the public pages' rebuild sends
+    once stored; no pairings fragment to rebuild. 1 query."""
+    public_pages_changed(event.pk, pairings=False)
 
 
 @transaction.atomic
@@ -185,7 +242,8 @@ def decklist_settings_update(
 ) -> Event:
     """The organiser's choices: whether players hand in lists (``required``; None: the
     ruleset's default) and whether the lists are public once the event is finished.
-    Audited (``decklist.settings``) when something changes."""
+    Audited (``decklist.settings``) when something changes; the players' open pages
+    then show or drop their Deck list card (:func:`_players_pages_changed`)."""
     ev = Event.objects.select_for_update().get(pk=event.pk)
     old = {"required": ev.decklists_required, "public": ev.decklists_public}
     new = {"required": required, "public": public}
@@ -193,6 +251,7 @@ def decklist_settings_update(
         ev.decklists_required, ev.decklists_public = required, public
         ev.save(update_fields=["decklists_required", "decklists_public"])
         audit_log(event=ev, by=by, action="decklist.settings", old=old, new=new)
+        _players_pages_changed(ev)
     return ev
 
 
@@ -216,7 +275,7 @@ def decklist_reading(event: Event, text: str) -> DecklistReading:
     name) per section, their totals and every problem. Never raises for a bad list."""
     rules = deck_rules(event)
     try:
-        deck = rules.parse(text)
+        deck = rules.parse(text, _example_line(event))
     except DeckListError as e:
         return DecklistReading(text, (), (), 0, 0, tuple(shown(p.message) for p in e.problems))
     problems = tuple(shown(p.message) for p in rules.problems(deck)) if text.strip() else ()

@@ -66,11 +66,16 @@ class PreviewRow:
 @dataclass(frozen=True)
 class SheetPreview:
     """The checked rows of a sheet, in line order, and how it was read (``separator``
-    as a word: "tab", "semicolon", "comma"; ``header``: a header row named the columns)."""
+    as a word: "tab", "semicolon", "comma"; ``header``: a header row named the columns).
+    ``birth_years``: the event's ruleset has age divisions, so birth years are read
+    (P-AGE-1); ``divisions``: rows say their division (age divisions, or an event of
+    several divisions). The page shows only those columns."""
 
     rows: tuple[PreviewRow, ...]
     separator: str
     header: bool
+    birth_years: bool = True
+    divisions: bool = True
 
     @property
     def problem_rows(self) -> int:
@@ -131,10 +136,15 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
 
     Each row's division: the sheet's division cell (a code or label, English or Spanish)
     when there is one, else the event's single division (P-AGE-6), else the age
-    division of the birth year in the event's season (P-AGE-1).
+    division of the birth year in the event's season (P-AGE-1). A ruleset without age
+    divisions (Magic) reads no birth year, and no division either unless the event has
+    several: those cells are left unread, and a row without one joins the event's first
+    division, as a player added by hand does.
     """
     sheet = sheet_parse(text)
     divisions = {d.code: d for d in event.divisions.order_by("code")}
+    ages = event.rules.features.age_divisions
+    several = ages or len(divisions) > 1
     season = event_season(event)
     last_year = (today or dt.date.today()).year
     registered_names, registered_ids = _registered(event)
@@ -182,13 +192,18 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
                 problems.append(f"Player id {r.player_id} is already registered.")
             elif ids[r.player_id] > 1:
                 problems.append(f"Player id {r.player_id} appears {ids[r.player_id]} times.")
-        year = year_of(r.birth_year) if r.birth_year else None
-        if r.birth_year and year is None:
+        birth_year = r.birth_year if ages else ""
+        year = year_of(birth_year) if birth_year else None
+        if birth_year and year is None:
             problems.append(f"Birth year “{r.birth_year}” is not a year.")
         elif year is not None and not FIRST_BIRTH_YEAR <= year <= last_year:
             problems.append(f"Birth year {year} is out of range ({FIRST_BIRTH_YEAR}–{last_year}).")
             year = None
-        division = _row_division(r.division, year, divisions, season, known, problems, notes)
+        if ages:
+            division = _row_division(r.division, year, divisions, season, known, problems, notes)
+        else:
+            cell = r.division if several else ""
+            division = _plain_division(cell, divisions, known, problems)
         if name and not name_refused:
             key = name.casefold()
             if registered_names[key]:
@@ -202,14 +217,32 @@ def players_sheet_preview(*, event: Event, text: str, today: dt.date | None = No
                 name=name,
                 player_id=r.player_id,
                 birth_year=year,
-                birth_year_text=r.birth_year,
+                birth_year_text=birth_year,
                 division=division,
                 problems=tuple(problems),
                 duplicates=tuple(duplicates),
                 notes=tuple(notes),
             )
         )
-    return SheetPreview(tuple(rows), SEPARATOR_WORDS[sheet.separator], sheet.header)
+    return SheetPreview(tuple(rows), SEPARATOR_WORDS[sheet.separator], sheet.header, ages, several)
+
+
+def _plain_division(
+    cell: str, divisions: dict[str, Division], known: str, problems: list[str]
+) -> Division | None:
+    """A row's division at an event without age divisions: the sheet's cell when it
+    names one, else the event's first division (``division_of_birth_year`` does the
+    same for a player added by hand); adds to ``problems`` for an unknown cell or an
+    event without divisions."""
+    if cell:
+        division = _division_of_cell(cell, divisions)
+        if division is None:
+            problems.append(f"Unknown division “{cell}”: this event has {known}.")
+        return division
+    if not divisions:
+        problems.append(gettext("This event has no division to register players in."))
+        return None
+    return next(iter(divisions.values()))
 
 
 def _row_division(

@@ -28,6 +28,7 @@ from ..models import (
     Round,
 )
 from ..player_sheet import turn_name
+from ..public_pages import public_pages_changed
 from ..seasons import event_season
 from ..text import clean_name
 from .audit import audit_log
@@ -250,6 +251,8 @@ def registration_drop(*, registration: Registration, by: Actor, reason: str = ""
     """Drop a player (P-SW-6): they finish the round they are seated in, if any, and are
     never paired again. ``dropped_after_round`` = the last round they are seated in (0 if
     none). Dropping twice is refused, and so is dropping once the event is finished.
+    The public standings are rebuilt: their cut-line outlook says "dropped" at once
+    (``selectors.outlook.withdrawn_view``); the player's own page follows by its topic.
     """
     reg = Registration.objects.select_for_update().select_related("event").get(pk=registration.pk)
     if reg.event.status == EventStatus.FINISHED:
@@ -272,6 +275,7 @@ def registration_drop(*, registration: Registration, by: Actor, reason: str = ""
         new={"dropped_after_round": reg.dropped_after_round},
         reason=reason,
     )
+    public_pages_changed(reg.event_id, pairings=False)  # the outlook cell says "dropped"
     return reg
 
 
@@ -284,7 +288,8 @@ def registration_reinstate(
     is not yet paired in their division's groups (once it is, they missed it: drops are
     final from then on, P-SW-6), never for a disqualified player, a finished event, or a
     player whose single-elimination match the drop forfeited (P-SE-3: that loss stands).
-    Audited with the reason. Raises InvalidInput otherwise."""
+    Audited with the reason; the public standings are rebuilt (the outlook's figure
+    comes back). Raises InvalidInput otherwise."""
     reg = (
         Registration.objects.select_for_update()
         .select_related("player", "event", "division")
@@ -336,6 +341,7 @@ def registration_reinstate(
         new={"dropped_after_round": None},
         reason=reason,
     )
+    public_pages_changed(reg.event_id, pairings=False)  # the outlook's figure again
     return reg
 
 
@@ -421,7 +427,8 @@ def match_forfeit(*, registration: Registration, by: Actor) -> Match | None:
 def registration_disqualify(*, registration: Registration, by: Actor, reason: str) -> Registration:
     """Disqualify a player: never paired again, their results still count for their
     opponents, no place in the standings (docs/interfaces.md); in single elimination they lose
-    the current match at once (P-SE-3). The reason is required and audited."""
+    the current match at once (P-SE-3). The reason is required and audited; the public
+    standings are rebuilt (the outlook cell says "disqualified")."""
     if not reason.strip():
         raise InvalidInput(gettext("Give the reason for the disqualification."))
     reg = Registration.objects.select_for_update().get(pk=registration.pk)
@@ -439,4 +446,5 @@ def registration_disqualify(*, registration: Registration, by: Actor, reason: st
         reason=reason,
     )
     match_forfeit(registration=reg, by=by)
+    public_pages_changed(reg.event_id, pairings=False)
     return reg

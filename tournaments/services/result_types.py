@@ -27,6 +27,7 @@ from standings.engine.games import GameRecordError
 from ..errors import InvalidInput
 from ..models import Match, MatchSeat, Outcome, Registration, SelfReport
 from ..selectors.names import registration_name, seat_name
+from ..selectors.rounds import result_games
 
 SLIP_OUTCOMES = (Outcome.WIN, Outcome.DRAW, Outcome.DOUBLE_LOSS)
 ELIMINATION = ("top-cut", "single-elimination")
@@ -95,11 +96,18 @@ def result_json(
 
 def match_result_text(match: Match) -> str:
     """A short human description of a match's result ("Ash wins", "tie" or "draw" as the
-    ruleset calls it, "not reported"), with its game record in seat order when it has one
-    ("Ash wins 2-1-0")."""
-    games = f" {'-'.join(map(str, match.games))}" if match.games else ""
+    ruleset calls it, "not reported"), with its game record when it has one: the
+    winner's games first ("Ash wins 2-1-0" whichever seat Ash has), a drawn match's as
+    recorded (``selectors.rounds.result_games``; with a record, one query for the seats
+    unless prefetched)."""
     if match.outcome == Outcome.WIN and match.winner is not None:
-        return _("%(name)s wins") % {"name": registration_name(match.winner)} + games
+        name = _("%(name)s wins") % {"name": registration_name(match.winner)}
+        if not match.games:
+            return name
+        order = [s.registration_id for s in sorted(match.seats.all(), key=lambda s: s.seat)]
+        seat = order.index(match.winner_id) if match.winner_id in order else None
+        return f"{name} {result_games(match.games, seat)}"
+    games = f" {result_games(match.games, None)}" if match.games else ""
     if match.outcome == Outcome.DRAW:
         return gettext(match.round.event.rules.draw_word or "Draw").lower() + games
     return Outcome(match.outcome).label.lower()

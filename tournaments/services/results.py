@@ -14,8 +14,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from ..actors import Actor, acting_user
-from ..errors import AgreedResultOverride, RecordLocked, ResultConflict, RoundStateError
-from ..models import Match, MatchSeat, Outcome, Registration, Round, RoundStatus
+from ..errors import (
+    AgreedResultOverride,
+    RecordLocked,
+    ReportOverride,
+    ResultConflict,
+    RoundStateError,
+)
+from ..models import Match, MatchSeat, Outcome, Registration, Round, RoundStatus, SelfReport
 from .audit import audit_log
 from .result_types import (
     POD,
@@ -31,6 +37,7 @@ from .rounds import round_complete_if_reported, standings_refresh_on_commit
 
 __all__ = [
     "check_agreed_override",
+    "check_report_override",
     "correction_window_open",
     "locked_match",
     "locked_message",
@@ -141,6 +148,50 @@ def check_agreed_override(
     raise AgreedResultOverride(message % {"result": text}, agreed=text)
 
 
+def _contradicts(report: SelfReport, new: Result) -> bool:
+    """The player's report says something else than ``new``: another outcome or winner,
+    or another game record when both have one (as ``SelfReport.differs_from`` compares a
+    report with the recorded result, so what is asked here is what ``report.override``
+    would log)."""
+    if (report.outcome, report.winner_id) != (new.outcome, new.winner_id):
+        return True
+    return report.games is not None and new.games is not None and tuple(report.games) != new.games
+
+
+def check_report_override(
+    m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Actor, confirmed: bool
+) -> None:
+    """A staff entry (``by`` not a Registration) that contradicts any player's own report
+    of the table — one player reported, the players disagree, or one phone reported for
+    both — is recorded only once staff confirmed it (``confirmed``: the slip posted
+    again from the question, or given with a reason, as a dispute's decision or a
+    correction is): a misclick over what a player said is caught before it counts. No
+    reason is needed (a single report may be the mistaken one; when every player
+    reported the same result ``check_agreed_override`` asks for a reason first).
+    Raises ReportOverride ("Inés Ruiz reported: Inés Ruiz wins 2-0-0. Record Kofi Mensah
+    wins 2-0-0 anyway?"), naming each contradicted report in seat order."""
+    if isinstance(by, Registration) or confirmed:
+        return
+    reports = {r.registration_id: r for r in m.reports.all()}
+    reported = tuple(
+        gettext("%(name)s reported: %(result)s")
+        % {
+            "name": s.registration.player.name,
+            "result": _agreed_text(m, seats, fmt.report_value(reports[s.registration_id], s)),
+        }
+        for s in seats
+        if s.registration_id in reports and _contradicts(reports[s.registration_id], new)
+    )
+    if not reported:
+        return
+    entered = _agreed_text(m, seats, new)
+    message = gettext("%(reported)s. Record %(result)s anyway?") % {
+        "reported": "; ".join(reported),
+        "result": entered,
+    }
+    raise ReportOverride(message, reported=reported, entered=entered)
+
+
 def _record(
     m: Match, fmt: ResultFormat, seats: list[MatchSeat], new: Result, by: Actor, reason: str
 ) -> None:
@@ -172,6 +223,7 @@ def slip_enter(
     result: Result,
     version: int | None = None,
     reason: str = "",
+    confirmed: bool = False,
 ) -> Match:
     """Record a table's result (or correct it) and return the updated match.
 
@@ -188,8 +240,10 @@ def slip_enter(
     agree. The match row is locked for the whole transaction.
     Raises RoundStateError before the round started, RecordLocked outside the P-POST-4
     window, InvalidInput for an impossible result, AgreedResultOverride when a staff
-    entry differs from the result every player reported and ``reason`` is blank (issue
-    20). Writes a ``result.enter`` or
+    entry differs from the result every player reported and ``reason`` is blank,
+    ReportOverride when a staff entry contradicts any player's own report and is neither
+    ``confirmed`` nor given with a reason (``check_report_override``). Writes a
+    ``result.enter`` or
     ``result.correct`` audit row, plus ``report.override`` when a staff entry differs
     from a player's own report; the round completes (standings queued on commit) with
     its last result.
@@ -212,6 +266,7 @@ def slip_enter(
     if m.reported and not correction_window_open(rnd):
         raise RecordLocked(locked_message(rnd))
     check_agreed_override(m, fmt, seats, new, by, reason)
+    check_report_override(m, fmt, seats, new, by, confirmed or bool(reason.strip()))
     _record(m, fmt, seats, new, by, reason)
     _log_overrides(m, fmt, by, reason)
     round_complete_if_reported(rnd, by=by)

@@ -24,6 +24,7 @@ from ..models import (
     StaffRole,
     new_report_token,
 )
+from ..public_pages import public_pages_changed
 from ..stored_text import shown
 from .audit import audit_log
 from .listing import event_has_results
@@ -119,7 +120,9 @@ def event_settings_update(
     the organiser's POP ID (digits) the TOM file carries (``tournaments.identities``);
     spaces around them are removed, ``""`` clears one.
     Raises InvalidInput for an unknown setting, option or value, naming it; nothing
-    changes then.
+    changes then. A change of ``self_report`` reaches the players' open pages (their
+    report buttons come or go) through the public notice, as the public pages' rebuild
+    sends it.
     """
     if self_report is not None and self_report not in SelfReportMode.values:
         raise InvalidInput(
@@ -143,6 +146,8 @@ def event_settings_update(
         new = {k: v[1] for k, v in changes.items()}
         audit_log(event=ev, by=by, action="event.settings", obj=ev, old=old, new=new)
         ev.save(update_fields=list(changes))
+    if "self_report" in changes:  # the players' pages follow sse:public
+        public_pages_changed(ev.pk, pairings=False)
     return ev
 
 

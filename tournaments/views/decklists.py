@@ -46,11 +46,12 @@ class PlayerDecklistForm(forms.Form):
         required=False,
         max_length=decks.MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false", "autocomplete": "off"}),
-        help_text=_(
-            "One line per card: the count, then the name (4 Pikachu ex). Set codes may stay "
-            "(SVI 057, (2XM) 141); a Sideboard header starts the sideboard."
-        ),
     )
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # the game's own example: "4 Lightning Bolt" at a Magic event
+        self.fields["text"].help_text = decks.decklist_help(event)
 
 
 class DecklistDeadlineForm(forms.Form):
@@ -96,10 +97,10 @@ def player_decklist(request: HttpRequest, slug: str, token: str) -> HttpResponse
     reg = _registration(slug, token)
     if not reg.event.collects_decklists:
         raise Http404("this event collects no deck lists")
-    form = PlayerDecklistForm(initial={"text": reg.decklist})
+    form = PlayerDecklistForm(initial={"text": reg.decklist}, event=reg.event)
     problems: tuple[str, ...] = ()
     if request.method == "POST":
-        form = PlayerDecklistForm(request.POST)
+        form = PlayerDecklistForm(request.POST, event=reg.event)
         text = str(request.POST.get("text", ""))
         try:
             decks.decklist_submit(registration=reg, text=text)

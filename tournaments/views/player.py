@@ -120,7 +120,7 @@ def _render(
         "standing": (standing := standing_for_player(reg)),
         # "Top 8: 64 % — a win next round makes it 97 %" (1 query)
         "outlook": outlook_for_player(reg) if standing else [],
-        "report_lines": [(x.registration_id, *x.seen_by(reg.pk)) for x in page.summary.lines]
+        "report_lines": [(x.registration_id, x.name, x.seen_by(reg.pk)) for x in page.summary.lines]
         if page.summary
         else [],
         **extra,

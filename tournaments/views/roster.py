@@ -18,9 +18,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import services
 from ..errors import MatchslipError
-from ..forms import DisqualifyForm, DropForm, EventEditForm, PlayerEditForm
-from ..models import AuditEvent, Event, PenaltyNote, Registration
+from ..forms import DisqualifyForm, EventEditForm, PlayerEditForm, StaffDropForm
+from ..models import Event, PenaltyNote, Registration
 from ..permissions import event_operator_required, event_staff_required
+from ..selectors.changes import changes_for_player
 from ..selectors.floor import repeated_for_player
 from ..selectors.names import registration_name
 
@@ -48,44 +49,19 @@ def _player_page(
     edit: PlayerEditForm | None = None,
     disqualify: DisqualifyForm | None = None,
 ) -> HttpResponse:
-    history = AuditEvent.objects.filter(
-        event=event, object_type="registration", object_id=str(reg.pk)
-    ).select_related("actor")
     context: dict[str, Any] = {
         "event": event,
         "reg": reg,
         "edit_form": edit or PlayerEditForm.for_player(reg.player, ages=_ages(event)),
         "disqualify_form": disqualify or DisqualifyForm(auto_id=DISQUALIFY_IDS),
-        "drop_form": DropForm(auto_id=DROP_IDS),
-        "history": [_change(a) for a in history.order_by("-at", "-id")[:20]],
+        "drop_form": StaffDropForm(auto_id=DROP_IDS),
+        # the player's registration and their matches' results, in words
+        "history": changes_for_player(event, reg),
         # the player's penalties, an infraction noted twice flagged
         "penalties": PenaltyNote.objects.filter(event=event, registration=reg).select_related("by"),
         "repeated": repeated_for_player(event, reg.pk),
     }
     return render(request, "tournaments/staff/player.html", context)
-
-
-def _change(a: AuditEvent) -> dict[str, Any]:
-    """An audit row as the player page lists it: ``changes`` reads "name: Ann → Ann Lee;
-    player_id: 1001 → 5005" (a value without an old one alone)."""
-    old = a.old if isinstance(a.old, dict) else {}
-    new = a.new if isinstance(a.new, dict) else {}
-
-    def shown(value: Any) -> str:
-        return "–" if value in (None, "") else str(value)
-
-    parts = [
-        f"{k}: {shown(old[k])} → {shown(v)}" if k in old else f"{k}: {shown(v)}"
-        for k, v in new.items()
-    ]
-    who = a.actor.get_username() if a.actor else "–"
-    return {
-        "at": a.at,
-        "who": who,
-        "action": a.action,
-        "changes": "; ".join(parts),
-        "reason": a.reason,
-    }
 
 
 @require_http_methods(["GET", "POST"])

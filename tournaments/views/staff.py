@@ -20,7 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from pairings.engine.planner import default_round_seconds
 from rulesets import DEFAULT, RULESETS, get_ruleset
@@ -32,6 +32,7 @@ from ..errors import (
     AgreedResultOverride,
     DivisionUnconfirmed,
     MatchslipError,
+    ReportOverride,
     ResultConflict,
     RoundStateError,
 )
@@ -41,6 +42,7 @@ from ..forms import (
     EventForm,
     PlayerForm,
     PlayersSheetForm,
+    StaffDropForm,
 )
 from ..groups import age_order
 from ..models import (
@@ -72,6 +74,8 @@ from .common import HtmxRequest, event_match_or_404, int_param, wants_fragment
 from .result_forms import PodSlipForm, SlipForm, refusal, result_args, slip_form
 
 ROUND_TEMPLATE = "tournaments/staff/round.html"
+#: The field of a slip posted again from the question "… Record … anyway?".
+CONFIRM_OVERRIDE = "confirm_override"
 
 
 @login_required_htmx
@@ -319,15 +323,23 @@ def player_division(request: HttpRequest, event: Event, registration_id: int) ->
     return redirect("staff:players", event.slug)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @event_operator_required
 def player_drop(request: HttpRequest, event: Event, registration_id: int) -> HttpResponse:
-    """Drop a player (P-SW-6): never paired again, kept in the standings (P-TB-7)."""
+    """Drop a player (P-SW-6): never paired again, kept in the standings (P-TB-7), once
+    staff ticked the confirmation (``StaffDropForm``), as a player's own drop needs. The
+    Players page's Drop button opens the question (GET: "Drop Inés Ruiz?", a reason and
+    the tick box); a post without the tick changes nothing and shows the question again,
+    saying why. Done or refused by the service: back to the Players page with a message."""
     reg = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, event=event
     )
-    form = DropForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    if request.method != "POST":
+        return _drop_question(request, event, reg, StaffDropForm())
+    form = StaffDropForm(request.POST)
+    if not form.is_valid():
+        return _drop_question(request, event, reg, form)
+    reason = form.cleaned_data["reason"]
     try:
         reg = services.registration_drop(registration=reg, by=request.user, reason=reason)
     except MatchslipError as e:
@@ -339,6 +351,20 @@ def player_drop(request: HttpRequest, event: Event, registration_id: int) -> Htt
             % {"name": registration_name(reg), "dropped_after_round": reg.dropped_after_round},
         )
     return redirect("staff:players", event.slug)
+
+
+def _drop_question(
+    request: HttpRequest, event: Event, reg: Registration, form: StaffDropForm
+) -> HttpResponse:
+    """The page asking "Drop <name>?"; a posted form without the tick says that nothing
+    changed."""
+    refused = ""
+    if form.is_bound:
+        refused = gettext("%(name)s was not dropped: tick “Yes, drop this player” to confirm.") % {
+            "name": registration_name(reg)
+        }
+    context = {"event": event, "reg": reg, "form": form, "refused": refused}
+    return render(request, "tournaments/staff/player_drop.html", context)
 
 
 @require_POST
@@ -473,11 +499,14 @@ def round_start(request: HttpRequest, event: Event, round_id: int) -> HttpRespon
     )
 
 
-def _slip(match: Match, form: SlipForm, by: Actor, reason: str = "") -> None:
+def _slip(
+    match: Match, form: SlipForm, by: Actor, reason: str = "", confirmed: bool = False
+) -> None:
     """Turn a validated :func:`slip_form` into a ``slip_enter`` call. In a complete
     round a pod is final and a match slip may only repeat the recorded result (a double
     submit): a change is a judge's correction, with a reason (P-POST-4). ``reason``: the
-    override's reason when the slip differs from what every player reported.
+    override's reason when the slip differs from what every player reported;
+    ``confirmed``: staff confirmed a slip that contradicts a player's own report.
     Raises MatchslipError."""
     args = result_args(match, form)
     result: services.Result = args["result"]
@@ -498,7 +527,14 @@ def _slip(match: Match, form: SlipForm, by: Actor, reason: str = "") -> None:
                 )
                 % number
             )
-    services.slip_enter(match=match, result=result, version=args["version"], by=by, reason=reason)
+    services.slip_enter(
+        match=match,
+        result=result,
+        version=args["version"],
+        by=by,
+        reason=reason,
+        confirmed=confirmed,
+    )
 
 
 @require_POST
@@ -513,36 +549,50 @@ def match_result(request: HtmxRequest, event: Event, match_id: int) -> HttpRespo
     with the reason and changes nothing; a stale form (version mismatch) 409, showing
     "This match was just recorded as …". Without JS: redirects to the round.
     A slip that differs from the result every player reported asks first:
-    "Both players reported … Override? Reason:", posting the same slip with ``reason``
-    (HTMX: in the row, 409; without JS: a page of its own)."""
+    "Both players reported … Override? Reason:", posting the same slip with ``reason``;
+    one that contradicts a player's own report asks "Inés Ruiz reported: … Record …
+    anyway?", posting the same slip with ``confirm_override=1`` (HTMX: in the row, 409;
+    without JS: a page of its own)."""
     match = event_match_or_404(event, match_id)
     form = slip_form(match, request.POST)
     reason = request.POST.get("reason", "").strip()[:500]
+    confirmed = request.POST.get(CONFIRM_OVERRIDE) == "1"
     if not form.is_valid():
         error, status = refusal(form), 422
     else:
         try:
-            error, status = slip_attempt(lambda: _slip(match, form, request.user, reason))
-        except AgreedResultOverride as e:
+            error, status = slip_attempt(
+                lambda: _slip(match, form, request.user, reason, confirmed)
+            )
+        except (AgreedResultOverride, ReportOverride) as e:
             return override_response(request, event, match, e)
     return slip_response(request, event, match, error, status)
 
 
 def override_response(
-    request: HtmxRequest, event: Event, match: Match, override: AgreedResultOverride
+    request: HtmxRequest,
+    event: Event,
+    match: Match,
+    override: AgreedResultOverride | ReportOverride,
 ) -> HttpResponse:
-    """Ask for the reason of a slip overriding what every player reported (
-    item 3): the same slip's fields carried in hidden inputs, a reason to type, and
-    "Override". HTMX: the table's row with the question (409); without JS: a page."""
+    """Ask before a slip overrides the players' own reports, the same slip's fields
+    carried in hidden inputs: over what every player reported, a reason to type and
+    "Override"; over one player's report (or disagreeing reports), what they reported
+    and "Record anyway" (``kind``: ``agreed`` or ``reported``). HTMX: the table's row
+    with the question (409); without JS: a page."""
     fields = [
         (name, value)
         for name in request.POST
-        if name not in ("csrfmiddlewaretoken", "reason")
+        if name not in ("csrfmiddlewaretoken", "reason", CONFIRM_OVERRIDE)
         for value in request.POST.getlist(name)
     ]
     # The question answered with a blank reason: said, not just asked again.
     blank = "reason" in request.POST
-    ask = {"message": str(override), "agreed": override.agreed, "fields": fields, "blank": blank}
+    ask = {"message": str(override), "fields": fields, "blank": blank}
+    if isinstance(override, AgreedResultOverride):
+        ask |= {"kind": "agreed", "agreed": override.agreed}
+    else:
+        ask |= {"kind": "reported", "reported": override.reported, "entered": override.entered}
     if request.htmx:
         return slip_response(request, event, match, "", 409, override=ask)
     view, _ = match_for_staff(match.pk)
@@ -557,8 +607,8 @@ def slip_attempt(action: Callable[[], object]) -> tuple[str, int]:
         action()
     except ResultConflict as e:
         return str(e), 409
-    except AgreedResultOverride:
-        raise  # the caller asks for a reason
+    except (AgreedResultOverride, ReportOverride):
+        raise  # the caller asks first
     except MatchslipError as e:
         return str(e), 422
     return "", 200

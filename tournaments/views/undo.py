@@ -12,16 +12,17 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import services
 from ..errors import MatchslipError
 from ..models import Event, Match, Registration, Round
 from ..permissions import event_operator_required
+from ..selectors import match_for_staff
 
 
 class SwapForm(forms.Form):
@@ -41,11 +42,13 @@ class MoveForm(forms.Form):
 
 
 class UndoLastForm(forms.Form):
-    """The table and version the page offered to undo, and an optional reason."""
+    """The table and version the page offered to undo, an optional reason, and the
+    ticked confirmation (checked by the view: without it the question is shown)."""
 
     match = forms.IntegerField()
     version = forms.IntegerField(min_value=0)
     reason = forms.CharField(max_length=500, required=False, label=_("Reason"))
+    confirm = forms.BooleanField(required=False, label=_("Yes, undo this entry"))
 
 
 @require_POST
@@ -129,19 +132,24 @@ def round_move(request: HttpRequest, event: Event, round_id: int) -> HttpRespons
     return redirect("staff:round", event.slug, rnd.pk)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @event_operator_required
 def round_undo_last(request: HttpRequest, event: Event, round_id: int) -> HttpResponse:
-    """Undo the entry that completed the round: its table is not
+    """Undo the entry that completed the round, once confirmed: its table is not
     reported again and the round is in progress; refused once the next round is
-    paired, or when another entry came meanwhile."""
+    paired, or when another entry came meanwhile. The round page's "Undo last entry"
+    opens the question (GET with the table and version: its players and result, a
+    reason, the tick box "Yes, undo this entry"); a post without the tick changes
+    nothing and shows the question again, saying why."""
     rnd = get_object_or_404(Round, pk=round_id, event=event)
-    form = UndoLastForm(request.POST)
+    form = UndoLastForm(request.POST if request.method == "POST" else request.GET)
     url = reverse("staff:round", args=[event.slug, rnd.pk])
     if not form.is_valid():
         messages.error(request, gettext("Nothing was undone: reload the round and try again."))
         return redirect(url)
     match = get_object_or_404(Match, pk=form.cleaned_data["match"], round=rnd)
+    if request.method != "POST" or not form.cleaned_data["confirm"]:
+        return _undo_question(request, event, rnd, match, form)
     try:
         m = services.round_last_entry_undo(
             round=rnd,
@@ -162,3 +170,30 @@ def round_undo_last(request: HttpRequest, event: Event, round_id: int) -> HttpRe
         % {"table": m.table, "number": rnd.number},
     )
     return redirect(f"{url}#match-{m.pk}")
+
+
+def _undo_question(
+    request: HttpRequest, event: Event, rnd: Round, match: Match, form: UndoLastForm
+) -> HttpResponse:
+    """The page asking "Undo the last entry?" for ``match`` (its players and recorded
+    result, the version the round page showed); a posted form without the tick says
+    that nothing changed. A last entry that can no longer be undone (the next round
+    paired meanwhile) goes back to the round with the reason."""
+    refusal = services.last_entry_undo_refusal(rnd)
+    if refusal:
+        messages.error(request, refusal)
+        return redirect("staff:round", event.slug, rnd.pk)
+    view, _ = match_for_staff(match.pk)
+    refused = ""
+    if request.method == "POST":
+        refused = gettext("Nothing was undone: tick “Yes, undo this entry” to confirm.")
+    context = {
+        "event": event,
+        "round": rnd,
+        "m": view,
+        "version": form.cleaned_data["version"],
+        "reason": form.cleaned_data["reason"],
+        "form": form,
+        "refused": refused,
+    }
+    return render(request, "tournaments/staff/undo_last_confirm.html", context)
