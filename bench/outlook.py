@@ -9,13 +9,18 @@ flighted two-day event (``flights``: the same players in 2 flights of 8 + 6 roun
 each flight its own Day 2 cut and a top 4 share, P-FL-2, P-FL-5, both flights timed
 together); and a multiplayer pod Swiss (``pods``: 4-player pods paired by the real
 ``pair_pods``, 5 % drawn pods, timed with ``pod_outlook``, 10,000 endings, after each
-round). Each figure is the median of
+round); and realistic pod events (``pod-events``: 100, 200 and 400 players, or the
+players given, with the rounds and the top cut of P-RT-6 (6 rounds top 16, 7 rounds top
+40, 8 rounds top 40), about 1 % of the field dropping each round so smaller pods appear,
+timed after every round but the last, beside the same run's Swiss outlook of 800
+players after round 1 as a reference: ``ratio`` is the pod outlook's CPU time over it).
+Each figure is the median of
 ``REPETITIONS`` runs: wall-clock seconds and the process's CPU seconds (the machine is
 shared: CPU time is the steadier figure when others run).
 
-Run: ``.venv/bin/python bench/outlook.py [players] [swiss|flights|pods]`` (prints one
-JSON line per case; without a second argument all three; pods use 64 players unless
-given).
+Run: ``.venv/bin/python bench/outlook.py [players] [swiss|flights|pods|pod-events]``
+(prints one JSON line per case; without a second argument the first three; pods use 64
+players unless given; pod events 100, 200 and 400 unless given).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from pairings.engine.outlook import (  # noqa: E402
 from pairings.engine.pods import PodPlayer, pair_pods  # noqa: E402
 from pairings.engine.swiss import pair_swiss  # noqa: E402
 from pairings.engine.types import SwissPlayer  # noqa: E402
+from rulesets.tables import recommend  # noqa: E402
 from standings.engine.ranking import pokemon_standings  # noqa: E402
 from standings.engine.types import Entrant, MatchRecord, Outcome  # noqa: E402
 
@@ -166,15 +172,21 @@ def flights_case(players: int, played: int) -> dict[str, object]:
     }
 
 
-def play_pods(players: int, rounds: int, seed: int = 24) -> list[OutlookPlayer]:
-    """A pod Swiss of ``players`` over ``rounds`` rounds, paired by ``pair_pods``."""
+def play_pods(
+    players: int, rounds: int, seed: int = 24, drop_rate: float = 0.0
+) -> tuple[list[OutlookPlayer], dict[str, int]]:
+    """A pod Swiss of ``players`` over ``rounds`` rounds, paired by ``pair_pods`` (5 %
+    drawn pods, ``drop_rate`` of the field dropping after each round): the players and
+    their smaller pods so far."""
     rng = random.Random(seed)
     ids = [str(i) for i in range(1, players + 1)]
     points = dict.fromkeys(ids, 0)
     met: dict[str, set[str]] = {i: set() for i in ids}
     small = dict.fromkeys(ids, 0)
+    dropped: set[str] = set()
     for _ in range(rounds):
-        order = sorted(ids, key=lambda i: (-points[i], rng.random()))
+        live = [i for i in ids if i not in dropped]
+        order = sorted(live, key=lambda i: (-points[i], rng.random()))
         field = [
             PodPlayer(i, points[i], k, frozenset(met[i]), small[i]) for k, i in enumerate(order)
         ]
@@ -187,12 +199,19 @@ def play_pods(players: int, rounds: int, seed: int = 24) -> list[OutlookPlayer]:
                     points[p] += 1
             else:
                 points[rng.choice(pod.players)] += 7
-    return [OutlookPlayer(i, match_points=points[i], opponents=tuple(sorted(met[i]))) for i in ids]
+        dropped.update(rng.sample(live, round(len(live) * drop_rate)))
+    field = [
+        OutlookPlayer(
+            i, match_points=points[i], opponents=tuple(sorted(met[i])), active=i not in dropped
+        )
+        for i in ids
+    ]
+    return field, {i: k for i, k in small.items() if k}
 
 
 def pods_case(players: int, rounds: int, played: int, cut: int) -> dict[str, object]:
     """The pod outlook (10,000 endings) after ``played`` of ``rounds`` pod rounds."""
-    field = play_pods(players, played)
+    field, _ = play_pods(players, played)
     plan = OutlookPlan(
         rounds_left=rounds - played,
         cuts={"open": cut},
@@ -202,7 +221,7 @@ def pods_case(players: int, rounds: int, played: int, cut: int) -> dict[str, obj
         measure=None,
         rounds_total=rounds,
     )
-    # one run each: the pod simulation is pure Python (pair_pods) and takes seconds
+    # one run each: a small event's repairs (pair_pods' exact search) take seconds
     wall, cpu = _timed(lambda k: pod_outlook(field, plan, PodRules(4), seed=k), 1)
     return {
         "case": "pods",
@@ -212,6 +231,37 @@ def pods_case(players: int, rounds: int, played: int, cut: int) -> dict[str, obj
         "cut": cut,
         "wall_s": wall,
         "cpu_s": cpu,
+        "load": round(os.getloadavg()[0], 2),
+    }
+
+
+def pod_event_case(players: int, played: int, reference: float) -> dict[str, object]:
+    """A pod event of ``players`` with P-RT-6's rounds and top cut: the pod outlook
+    (10,000 endings) after ``played`` rounds, ~1 % of the field dropping each round;
+    ``ratio`` is its CPU time over ``reference``'s (the Swiss outlook, same run)."""
+    table = recommend("mtg-multiplayer", players)
+    field, small = play_pods(players, played, drop_rate=0.01)
+    plan = OutlookPlan(
+        rounds_left=table.rounds - played,
+        cuts={"open": table.cut},
+        points_win=7,
+        points_tie=1,
+        draw_rate=0.05,
+        measure=None,
+        rounds_total=table.rounds,
+    )
+    wall, cpu = _timed(lambda k: pod_outlook(field, plan, PodRules(4, small), seed=k))
+    return {
+        "case": "pod-event",
+        "players": players,
+        "active": sum(p.active for p in field),
+        "after_round": played,
+        "rounds_left": table.rounds - played,
+        "cut": table.cut,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "ref_cpu_s": reference,
+        "ratio": round(cpu / reference, 2),
         "load": round(os.getloadavg()[0], 2),
     }
 
@@ -231,6 +281,13 @@ def main() -> None:
         for played in (3, 2, 1):
             cut = 16 if (players or 64) >= 64 else 4  # MP-SE-1 sizes
             print(json.dumps(pods_case(players or 64, 4, played, cut)), flush=True)
+    if which == "pod-events":
+        for size in (players,) if players else (100, 200, 400):
+            # the same-run reference: the Swiss outlook's worst case (800 players after
+            # round 1 of 9, top 8), timed again before each size
+            reference = float(case(800, 1, 0)["cpu_s"])  # type: ignore[arg-type]
+            for played in range(1, recommend("mtg-multiplayer", size).rounds):
+                print(json.dumps(pod_event_case(size, played, reference)), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,29 @@ among players level at the cut line (points only, module notes)."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
-from pairings.engine.outlook import OutlookPlan, OutlookPlayer, PodRules, pod_outlook
+from pairings.engine._pods_fill import fill_top_to_bottom, swap_repair
+from pairings.engine._pods_model import Problem
+from pairings.engine.outlook import (
+    OutlookPlan,
+    OutlookPlayer,
+    PodRules,
+    _pod_engine,
+    _pod_fill,
+    _pod_rounds,
+    _pod_swaps,
+    pod_outlook,
+)
+from pairings.engine.outlook import pods as pods_module
 from pairings.engine.pods import PodPlayer, pair_pods
 from standings.engine.cutline import Verdict
 
@@ -164,3 +179,168 @@ def test_the_pod_outlook_is_reproducible_and_refuses_bad_input():
         pod_outlook([*players, players[0]], plan, PodRules(4), seed=3, simulations=10)
     with pytest.raises(ValueError, match="at least one"):
         pod_outlook(players, plan, PodRules(4), seed=3, simulations=0)
+
+
+# The arrays' fill and swaps (``_pod_fill``, ``_pod_swaps``) against the engine itself:
+# every row they claim holds the pods ``pair_pods`` makes for that row's order and
+# history, round after round; a row they mark for repair is one where the engine's own
+# fill and swaps leave someone over.
+
+
+def _played_pods(n: int, rounds: int, seed: int, drops: int):
+    """A pod Swiss of ``n`` players over ``rounds`` rounds paired by ``pair_pods``, then
+    ``drops`` players dropped: the outlook's players and their smaller pods."""
+    rng = random.Random(seed)
+    ids = [f"p{i}" for i in range(n)]
+    points = dict.fromkeys(ids, 0)
+    met: dict[str, set[str]] = {i: set() for i in ids}
+    small = dict.fromkeys(ids, 0)
+    for _ in range(rounds):
+        order = sorted(ids, key=lambda i: (-points[i], rng.random()))
+        field = [
+            PodPlayer(i, points[i], k, frozenset(met[i]), small[i]) for k, i in enumerate(order)
+        ]
+        for pod in pair_pods(field, rng=random.Random(rng.random())).pods:
+            for p in pod.players:
+                met[p].update(q for q in pod.players if q != p)
+                small[p] += pod.size < 4
+            if rng.random() < 0.1:
+                for p in pod.players:
+                    points[p] += TIE
+            else:
+                points[rng.choice(pod.players)] += WIN
+    dropped = set(rng.sample(ids, drops))
+    players = [
+        OutlookPlayer(
+            i, match_points=points[i], opponents=tuple(sorted(met[i])), active=i not in dropped
+        )
+        for i in ids
+    ]
+    return players, {i: k for i, k in small.items() if k}
+
+
+FAST_PATH_CASES = {
+    # players, rounds played, rounds left, drops, lane bits (None: the field's own)
+    "30 players, smaller pods": (30, 2, 3, 2, None),
+    "57 players": (57, 3, 2, 1, None),
+    "16 players, repairs": (16, 1, 3, 0, None),
+    "30 players, 16-bit lanes": (30, 2, 3, 2, 16),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAST_PATH_CASES))
+def test_MP_PAIR_1_MP_POD_2_the_arrays_pair_each_row_as_pair_pods(name, monkeypatch):
+    """120 endings of a played event, round after round: each ending's order is by
+    points; every ending the arrays pair holds ``pair_pods``' pods for that order and the
+    history kept here (not the arrays' lanes, which are checked against it after each
+    round); every ending marked for repair is one the engine's fill and swaps leave
+    someone over; each ending seats every live player once, at tables of the pod sizes."""
+    monkeypatch.setattr(_pod_engine, "ENGINE_CALLS", 8)  # the repairs' exact search: slow
+    n, played, left, drops, lane = FAST_PATH_CASES[name]
+    players, small = _played_pods(n, played, seed=n, drops=drops)
+    plan = OutlookPlan(
+        rounds_left=left,
+        cuts={"open": 4},
+        points_win=WIN,
+        points_tie=TIE,
+        draw_rate=0.1,
+        measure=None,
+    )
+    run = pods_module._Run(players, plan, PodRules(4, small), np.random.default_rng(5))
+    if lane is not None:
+        run.field = dataclasses.replace(run.field, lane=lane)
+        run.engine.field = run.field
+    f, rows = run.field, 120
+    s = _pod_rounds.start(f, rows, left)
+    ids = run.ids
+    live = set(ids)  # pod-mates no longer in play do not count
+    base = [set(players[int(i)].opponents) & live for i in run.live]
+    mates = [[set(x) for x in base] for _ in range(rows)]
+    fresh = [[small.get(pid, 0) == 0 for pid in ids] for _ in range(rows)]
+    claimed = repaired = swapped = 0
+    for k in range(left):
+        _pod_rounds.reorder(s, run.rng)
+        o = _pod_rounds.ordered(f, s, k)
+        st = _pod_fill.fill(f, o)
+        _pod_swaps.swap_repair(f, o, st)
+        for row in range(rows):
+            order = s.player[:, row].tolist()
+            points = s.points[:, row].tolist()
+            assert points == sorted(points, reverse=True)  # standings order, MP-PAIR-1
+            field = [
+                PodPlayer(ids[i], points[r], r, frozenset(mates[row][i]), 0 if fresh[row][i] else 1)
+                for r, i in enumerate(order)
+            ]
+            if not st.ok[row]:
+                continue  # handed back: the engine's own functions pair it
+            problem = Problem(
+                ids=tuple(p.id for p in field),
+                opponents=tuple(p.opponents for p in field),
+                fresh=tuple(p.small_pods == 0 for p in field),
+                sizes=f.sizes,
+                standard=4,
+            )
+            tables, over = fill_top_to_bottom(problem)
+            if st.repair[row]:
+                repaired += 1
+                assert swap_repair(problem, tables, over)  # the engine's swaps leave a cost
+            else:
+                claimed += 1
+                swapped += bool(over)
+                engine = {
+                    frozenset(p.players) for p in pair_pods(field, rng=random.Random(row)).pods
+                }
+                assert _tables(st, s, row, ids) == engine
+        for row in np.flatnonzero(~st.ok | st.repair):
+            run.engine.pair(s, int(row), k, st)
+        for row in range(rows):
+            seated = _tables(st, s, row, ids)
+            assert sorted(pid for pod in seated for pid in pod) == sorted(ids)
+            assert [len(pod) for pod in _tables_list(st, s, row, ids)] == list(f.sizes)
+            number = {pid: i for i, pid in enumerate(ids)}
+            for pod in seated:
+                for pid in pod:
+                    mates[row][number[pid]] |= pod - {pid}
+                    if len(pod) < 4:
+                        fresh[row][number[pid]] = False
+        _pod_rounds.play(f, s, st, k, run.rng, draw_rate=0.1, win=WIN, tie=TIE)
+        for row in range(rows):  # the lanes hold the same history
+            lanes = run.engine._mates(s, row, k + 1)
+            assert [set(x) for x in lanes] == mates[row]
+    assert claimed >= rows * left // 2 and swapped  # the swaps, not only the fill, agree
+    if name == "16 players, repairs":
+        assert repaired
+
+
+def _tables_list(st, s, row, ids):
+    out = []
+    for t in range(st.pos.shape[0]):
+        seats = [int(p) for p in st.pos[t, :, row] if p >= 0]
+        out.append([ids[int(s.player[p, row])] for p in seats])
+    return out
+
+
+def _tables(st, s, row, ids):
+    return {frozenset(pod) for pod in _tables_list(st, s, row, ids)}
+
+
+def test_MP_PAIR_1_every_order_within_a_bracket_is_equally_likely():
+    """Three players on 7 points, three on 0: the bracket of 7 comes first, and each of
+    its 6 orders (and each of the other bracket's) comes up alike (60,000 rows, 4σ)."""
+    rows = 60_000
+    f = _pod_rounds.Field(
+        met=np.zeros((6, 6), dtype=bool),
+        lane=8,
+        points=np.array([0, 7, 0, 7, 0, 7], dtype=np.int32),
+        fresh=np.ones(6, dtype=bool),
+        sizes=(3, 3),
+        standard=3,
+    )
+    s = _pod_rounds.start(f, rows, 1)
+    _pod_rounds.reorder(s, np.random.default_rng(11))
+    assert (s.points[:3] == 7).all() and (s.points[3:] == 0).all()
+    for top in (s.player[:3], s.player[3:]):
+        counts = Counter(map(tuple, top.T.tolist()))
+        assert len(counts) == 6
+        expected, sigma = rows / 6, (rows * (1 / 6) * (5 / 6)) ** 0.5
+        assert all(abs(c - expected) < 4 * sigma for c in counts.values())

@@ -25,12 +25,14 @@ plan, seed and count give the same figures. Probabilities are floats 0–1: they
 estimates, not tiebreakers, so no exact arithmetic is owed.
 
 A Swiss of multiplayer pods has its own simulation (``pods``: :func:`pod_outlook`, the
-pod pairing engine played forward, ranked on match points).
+pod pairing engine's rounds played forward, ranked on match points).
 
 Modules: ``model`` (inputs and outputs), ``inputs`` (players from the standings
 engine's inputs), ``simulate`` (:func:`outlook`), ``tally`` (what the endings add up to,
-beside the proofs), and the private ``_arrays``, ``_rounds`` and ``_ending`` (the NumPy
-simulation).
+beside the proofs), ``pods`` (:func:`pod_outlook`), and the private ``_arrays``,
+``_rounds`` and ``_ending`` (the NumPy simulation), ``_pod_rounds``, ``_pod_fill`` and
+``_pod_swaps`` (the pod engine's fill and swaps on NumPy arrays), ``_pod_engine`` (the
+endings the pod engine pairs itself).
 """
 
 from .inputs import draw_rate, outlook_players

@@ -18,6 +18,9 @@ I32 = NDArray[np.int32]
 IP = NDArray[np.intp]
 
 
+U64 = NDArray[np.uint64]
+
+
 F64 = NDArray[np.float64]
 
 

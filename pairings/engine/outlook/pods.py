@@ -1,28 +1,32 @@
 """The cut-line outlook of a Swiss of multiplayer pods (MP-POD-1, MP-PAIR-1, MP-PTS-1,
 MP-SE-1): the rest of the pod Swiss played forward with the pod pairing engine itself.
 
-Each simulated ending plays every remaining round with :func:`pairings.engine.pods.pair_pods`
-(pods of the standard size and the fewest smaller pods, no byes, previous pod-mates kept
-apart while an alternative exists, a second smaller pod avoided, MP-POD-1, MP-POD-2,
-MP-PAIR-1). The players are given to it in a fresh random order within each score
-bracket (its ``rank``), which is the engine's own "at random among equals" made
-explicit, so that the engine's answer for a given order can be remembered and reused
-(the engine is deterministic for distinct ranks; only the seat order inside a pod,
-which no result depends on, comes from its ``rng``). At most ``_ORDERS`` (256) distinct
-orders are paired by the engine per simulated position (the points and the pods
-simulated so far); an ending reaching that position with yet another order reuses one
-of those 256 pairings at random. Exact while a position has fewer orders than that
-(the tests' examples); a sample of the pairing draw beyond, which keeps a small event's
-late rounds — where unavoidable repeats make ``pair_pods`` search, about 17 ms a call for
-16 players — to seconds. And only the first ``_ENGINE_CALLS`` (256) positions of a
-run are paired by the whole engine; later ones (the last simulated rounds of a small
-event, where nearly every ending reaches a position of its own) by the engine's fill and
-swaps without its final exact search (``_without_search``), which differs only where
-repeat pod-mates or a second smaller pod cannot be avoided by the swaps. Deterministic
-(counted, not timed): the same seed gives the same figures. Results are even: a pod is drawn
-at the draw rate seen so far (every player of the pod scores ``points_tie``), else
-each seat wins with the same chance and scores ``points_win`` (2n−1, MP-PTS-1; 7 in a
-pod of 3 of a 4-player event too). Nobody drops later.
+Each simulated ending plays every remaining round as :func:`pairings.engine.pods.pair_pods`
+pairs it (pods of the standard size and the fewest smaller pods, no byes, previous
+pod-mates kept apart while an alternative exists, a second smaller pod avoided,
+MP-POD-1, MP-POD-2, MP-PAIR-1). The players stand in a fresh, uniformly random order
+within each score bracket (the engine's own "at random among equals", made explicit as
+its ``rank``; for distinct ranks the engine is deterministic, its ``rng`` only seating
+players inside a pod, which no result depends on).
+
+The endings are played side by side as NumPy arrays (``_pod_rounds``, ``_pod_fill``,
+``_pod_swaps``):
+the engine's fill and swaps (its steps 2–3) run on every ending at once and give, for
+each ending, exactly the pods ``pair_pods`` gives for that order whenever they leave no
+cost — nearly every ending of an event of 40 players or more (checked against
+``pair_pods`` in ``tests/engine/test_outlook_pods.py``). An ending past the arrays'
+bounds is paired by the engine's own fill and swaps (``_pod_engine``); one where they
+leave a cost (a repeat pod-mate or a second smaller pod no swap avoids, typical of a
+small event's last rounds) gets the engine's repair, with two caps counted, not timed
+(``_pod_engine``): at most 256 bracket orders repaired per simulated position (the
+points and the pods simulated so far), further endings there reusing one of those at
+random; and the first 256 repairs of a run by the whole ``pair_pods`` (its exact
+search), later ones by its seat-cheapest and swaps alone, which differ from the search
+only where repeats or a second smaller pod cannot be avoided by swaps. The same seed
+gives the same figures. Results are even: a pod is drawn at the draw rate seen so far
+(every player of the pod scores ``points_tie``), else each seat wins with the same
+chance and scores ``points_win`` (2n−1, MP-PTS-1; 7 in a pod of 3 of a 4-player event
+too). Nobody drops later.
 
 Ranking of an ending: **match points only**; players level at the cut line are drawn
 at random. The MP tiebreakers (MWP, OAMP, OMWP, MP-TB-1…3) are not simulated, so a
@@ -37,49 +41,18 @@ The cut's ``places`` is the event's pod top cut (MP-SE-1: 4, 7, 10, 13, 16, 40 o
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import pods as _pods_engine
-from .._pods_fill import fill_top_to_bottom, seat_cheapest, swap_improve, swap_repair
-from ..pods import PodPlayer, pair_pods
-from . import _arrays
+from ..pods import pod_sizes
+from . import _arrays, _pod_engine, _pod_fill, _pod_rounds, _pod_swaps
 from .model import SIMULATIONS, CutKind, GroupOutlook, OutlookPlan, OutlookPlayer
 from .tally import CutTally, Tally, answer
 
-#: Endings added to the tally at a time.
-_BATCH = 1_000
-
-#: Remembered pairings of one run (the engine's answer per bracket order and position).
-_MEMO_LIMIT = 200_000
-
-#: Distinct bracket orders paired by the engine per simulated position (points and the
-#: pods simulated so far); further endings reaching the position with an order not seen
-#: reuse one of those at random (module notes).
-_ORDERS = 256
-
-#: Calls of the full ``pair_pods`` per run; after them, positions not seen yet are paired
-#: by :func:`_without_search` (module notes).
-_ENGINE_CALLS = 256
-
-Pods = tuple[tuple[int, ...], ...]
-
-
-def _without_search(players: Sequence[PodPlayer], standard: int) -> list[tuple[str, ...]]:
-    """``pair_pods``' own steps without its last one, the exact search (its fill from the
-    top, the swaps of players left over, the cheapest seats and improving swaps: steps
-    1–3 of ``pairings.engine.pods``); the search changes pods only where repeats or a
-    second smaller pod cannot be avoided otherwise."""
-    problem = _pods_engine._problem(players, random.Random(0), standard)
-    tables, left = fill_top_to_bottom(problem)
-    left = swap_repair(problem, tables, left)
-    if left:
-        seat_cheapest(problem, tables, left)
-        swap_improve(problem, tables)
-    return [tuple(problem.ids[i] for i in pod) for pod in tables]
+#: Endings played side by side (one chunk of arrays) and added to the tally at a time.
+_BATCH = 10_000
 
 
 @dataclass(frozen=True)
@@ -112,9 +85,11 @@ def pod_outlook(
     for pods of 4, MP-PTS-1), ``draw_rate`` (drawn pods ÷ pods played, 0–1),
     ``rounds_total``; its ``measure`` and ``day2_rounds`` are not used. Returns a
     :class:`GroupOutlook` with one top-cut :class:`CutOutlook` per division with a cut:
-    shares 0–1, IN / OUT only when proven. Raises ValueError for a player listed twice,
-    fewer than 1 simulation or a pod size other than 3 or 4. Implements MP-POD-1,
-    MP-POD-2, MP-PAIR-1 (through ``pair_pods``), MP-PTS-1, MP-SE-1.
+    shares 0–1, IN / OUT only when proven. The same ``seed`` gives the same figures.
+    Raises ValueError for a player listed twice, fewer than 1 simulation or a pod size
+    other than 3 or 4; PairingImpossible when rounds are left and too few players are
+    active to seat (``pod_sizes``). Implements MP-POD-1, MP-POD-2, MP-PAIR-1 (as
+    ``pair_pods`` pairs them, module notes), MP-PTS-1, MP-SE-1.
     """
     simulations = SIMULATIONS if simulations is None else simulations
     if simulations < 1:
@@ -132,21 +107,15 @@ def pod_outlook(
         for d in divisions
         if plan.cuts.get(d, 0) > 0
     ]
-    run = _Run(players, plan, rules, random.Random(seed))
+    run = _Run(players, plan, rules, np.random.default_rng(seed))
     start = np.array([p.match_points for p in players], dtype=np.int32)
     division = np.array([divisions.index(p.division) for p in players])
     active = np.array([p.active for p in players], dtype=bool)
     done = 0
     while done < simulations:
         rows = min(_BATCH, simulations - done)
-        points = np.empty((rows, n), dtype=np.int32)
-        first = np.empty((rows, n), dtype=np.int32) if plan.rounds_left else None
-        for row in range(rows):
-            final, after_one = run.ending()
-            points[row] = final
-            if first is not None:
-                first[row] = after_one
-        lot = np.random.default_rng(run.rng.getrandbits(63)).random((rows, n))
+        points, first = run.endings(rows, start)
+        lot = run.rng.random((rows, n))
         for c in cuts:
             eligible = np.broadcast_to(
                 active & (division == divisions.index(c.division or "")), (rows, n)
@@ -181,90 +150,65 @@ def _cut(
 
 
 class _Run:
-    """The endings of one :func:`pod_outlook` call, with the engine's remembered answers."""
+    """The endings of one :func:`pod_outlook` call, with the engine's remembered repairs."""
 
     def __init__(
         self,
         players: Sequence[OutlookPlayer],
         plan: OutlookPlan,
         rules: PodRules,
-        rng: random.Random,
+        rng: np.random.Generator,
     ) -> None:
         self.plan, self.rules, self.rng = plan, rules, rng
-        self.ids = [p.id for p in players]
-        self.points = [p.match_points for p in players]
-        self.live = [i for i, p in enumerate(players) if p.active]
-        self.met = [frozenset(p.opponents) for p in players]
-        self.small = [rules.small_pods.get(p.id, 0) for p in players]
-        # position (points, simulated pods so far) → bracket order → the engine's pods
-        self.memo: dict[tuple[object, ...], dict[tuple[int, ...], Pods]] = {}
-        self.sampled: dict[tuple[object, ...], list[Pods]] = {}
-        self.stored = 0
-        self.calls = 0
+        self.live = np.array([i for i, p in enumerate(players) if p.active], dtype=np.intp)
+        self.ids = [players[i].id for i in self.live]
+        number = {pid: k for k, pid in enumerate(self.ids)}
+        m = len(self.ids)
+        met = np.zeros((m, m), dtype=bool)
+        for k, i in enumerate(self.live):
+            met[k, [number[o] for o in players[i].opponents if o in number]] = True
+        met |= met.T  # either side's history counts (``Problem.meets``)
+        sizes = pod_sizes(m, standard=rules.standard) if plan.rounds_left else ()
+        self.field = _pod_rounds.Field(
+            met=met,
+            lane=_pod_rounds.lane_bits(len(sizes)),
+            points=np.array([players[i].match_points for i in self.live], dtype=np.int32),
+            fresh=np.array([rules.small_pods.get(pid, 0) == 0 for pid in self.ids], dtype=bool),
+            sizes=sizes,
+            standard=rules.standard,
+        )
+        mates = [frozenset(self.ids[j] for j in np.flatnonzero(row)) for row in met]
+        self.engine = _pod_engine.Engine(self.ids, mates, self.field, int(rng.integers(1 << 62)))
 
-    def ending(self) -> tuple[list[int], list[int]]:
-        """One simulated ending: every player's final points, and after the next round."""
-        points = list(self.points)
-        met = list(self.met)
-        small = list(self.small)
-        history: tuple[tuple[int, ...], ...] = ()
-        after_one = points
-        for k in range(self.plan.rounds_left):
-            pods = self._pair(points, met, small, history)
-            for pod in pods:
-                if self.rng.random() < self.plan.draw_rate:
-                    for i in pod:
-                        points[i] += self.plan.points_tie
-                else:
-                    points[pod[self.rng.randrange(len(pod))]] += self.plan.points_win
-                names = frozenset(self.ids[i] for i in pod)
-                for i in pod:
-                    met[i] = met[i] | (names - {self.ids[i]})
-                    if len(pod) < self.rules.standard:
-                        small[i] += 1
-            history += tuple(sorted(pods))
+    def endings(self, rows: int, start: _arrays.I32) -> tuple[_arrays.I32, _arrays.I32 | None]:
+        """``rows`` simulated endings: every player's final points, and their points after
+        the next round (None without a round left); rows × players."""
+        f, plan = self.field, self.plan
+        s = _pod_rounds.start(f, rows, plan.rounds_left)
+        first = None
+        for k in range(plan.rounds_left):
+            _pod_rounds.reorder(s, self.rng)
+            o = _pod_rounds.ordered(f, s, k)
+            st = _pod_fill.fill(f, o)
+            _pod_swaps.swap_repair(f, o, st)
+            for row in np.flatnonzero(~st.ok | st.repair):
+                self.engine.pair(s, int(row), k, st)
+            _pod_rounds.play(
+                f,
+                s,
+                st,
+                k,
+                self.rng,
+                draw_rate=plan.draw_rate,
+                win=plan.points_win,
+                tie=plan.points_tie,
+            )
             if k == 0:
-                after_one = list(points)
-        return points, after_one
+                first = self._everyone(start, s.by_player(s.points))
+        final = self._everyone(start, s.by_player(s.points))
+        return final, first
 
-    def _pair(
-        self,
-        points: list[int],
-        met: list[frozenset[str]],
-        small: list[int],
-        history: tuple[tuple[int, ...], ...],
-    ) -> list[tuple[int, ...]]:
-        """One round's pods (player indexes), the live players in a random order within
-        each bracket (MP-PAIR-1), as ``pair_pods`` seats them."""
-        order = list(self.live)
-        self.rng.shuffle(order)
-        order.sort(key=lambda i: -points[i])
-        state = (tuple(points), history)
-        pairings = self.memo.setdefault(state, {})
-        found = pairings.get(tuple(order))
-        if found is None and len(pairings) >= _ORDERS:  # a sample of this position's draws
-            found = self.sampled[state][self.rng.randrange(_ORDERS)]
-        if found is None:
-            index = {pid: i for i, pid in enumerate(self.ids)}
-            players = [
-                PodPlayer(
-                    self.ids[i],
-                    match_points=points[i],
-                    rank=place,
-                    opponents=met[i],
-                    small_pods=small[i],
-                )
-                for place, i in enumerate(order)
-            ]
-            self.calls += 1
-            if self.calls <= _ENGINE_CALLS:
-                paired = pair_pods(players, rng=random.Random(0), standard=self.rules.standard)
-                tables = [pod.players for pod in paired.pods]
-            else:
-                tables = _without_search(players, self.rules.standard)
-            found = tuple(tuple(sorted(index[pid] for pid in pod)) for pod in tables)
-            if self.stored < _MEMO_LIMIT:
-                pairings[tuple(order)] = found
-                self.sampled.setdefault(state, []).append(found)
-                self.stored += 1
-        return list(found)
+    def _everyone(self, start: _arrays.I32, live: _arrays.I32) -> _arrays.I32:
+        out = np.tile(start, (live.shape[0], 1))
+        out[:, self.live] = live
+        return out
